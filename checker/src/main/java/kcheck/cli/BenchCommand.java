@@ -1,0 +1,108 @@
+package kcheck.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import kcheck.engine.Engine;
+import kcheck.engine.Options;
+import kcheck.engine.RunResult;
+import kcheck.model.Model;
+import kcheck.model.Models;
+import kcheck.trace.TraceIO;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code kcheck bench}: a fixed set of exhaustive runs, each reported with distinct states,
+ * states/s, bytes/state, wall time and workers. Speed is measured here (and by JMH), never by
+ * timed unit tests.
+ */
+@Command(name = "bench", description = "Benchmark the engine on a fixed set of model runs.")
+final class BenchCommand implements Callable<Integer> {
+
+    /** One benchmark: a model instance checked for all its properties. */
+    record Entry(String model, String variant, Map<String, String> params) {
+        String name() {
+            StringBuilder b = new StringBuilder(model + " " + variant);
+            params.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+            return b.toString();
+        }
+    }
+
+    static final List<Entry> FIXED = List.of(
+            new Entry("rq-lock", "after", Map.of("cpus", "4", "lock", "ticket")),
+            new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket")),
+            new Entry("cpudl", "after", Map.of("cpus", "4")),
+            new Entry("rwsem-owner", "after", Map.of()),
+            new Entry("lb-redo", "before", Map.of()));
+
+    @Parameters(paramLabel = "MODEL", arity = "0..*", description = "only these models")
+    List<String> models = new ArrayList<>();
+
+    @Mixin
+    SearchOptions search = new SearchOptions();
+
+    @Option(names = "--json", description = "print JSON")
+    boolean json;
+
+    @Option(names = "--quiet", description = "no progress line")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        for (String m : models) {
+            Models.get(m);
+        }
+        Options options = search.toOptions().withListener(ProgressPrinter.create(quiet));
+        ArrayNode arr = JsonNodeFactory.instance.arrayNode();
+        if (!json) {
+            System.out.printf(Locale.ROOT, "%-34s %14s %14s %11s %9s %8s  %s%n", "benchmark", "states", "states/s",
+                    "bytes/state", "wall s", "workers", "complete");
+        }
+        boolean allComplete = true;
+        for (Entry e : FIXED) {
+            if (!models.isEmpty() && !models.contains(e.model())) {
+                continue;
+            }
+            if (Models.all().stream().noneMatch(f -> f.name().equals(e.model()))) {
+                continue;
+            }
+            Model m = Instances.create(e.model(), e.variant(), null, e.params(), List.of());
+            long t0 = System.nanoTime();
+            RunResult r = Engine.check(m, options);
+            double wall = (System.nanoTime() - t0) / 1e9;
+            ProgressPrinter.done(options.listener());
+            RunResult.Stats s = r.stats();
+            allComplete &= s.complete();
+            if (json) {
+                ObjectNode o = arr.addObject();
+                o.put("benchmark", e.name());
+                o.put("states", s.states());
+                o.put("transitions", s.transitions());
+                o.put("statesPerSecond", Math.round(s.statesPerSecond()));
+                o.put("bytesPerState", Math.round(s.bytesPerState() * 10) / 10.0);
+                o.put("linkBytesPerState", s.linkBytesPerState());
+                o.put("wallSeconds", Math.round(wall * 1000) / 1000.0);
+                o.put("workers", s.workers());
+                o.put("store", s.store().name().toLowerCase(Locale.ROOT));
+                o.put("complete", s.complete());
+            } else {
+                System.out.printf(Locale.ROOT, "%-34s %,14d %,14.0f %11.1f %9.2f %8d  %s%n", e.name(), s.states(),
+                        s.statesPerSecond(), s.bytesPerState(), wall, s.workers(), s.complete() ? "yes" : "no (" + s.limit() + ")");
+            }
+        }
+        if (json) {
+            System.out.println(TraceIO.mapper().writeValueAsString(arr));
+        }
+        return allComplete ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+}

@@ -1,0 +1,31 @@
+package kcheck.cli;
+
+import java.util.Collection;
+
+import kcheck.engine.Verdict;
+
+/** The exit-code contract scripts and CI depend on. */
+public final class ExitCodes {
+    /** Every checked property holds (verify: every verdict as the baseline). */
+    public static final int OK = 0;
+    /** A property is violated (verify: a verdict differs from the baseline). */
+    public static final int VIOLATED = 1;
+    /** Usage or input error. */
+    public static final int USAGE = 2;
+    /** A limit was hit before the search was exhaustive. */
+    public static final int INCOMPLETE = 3;
+
+    private ExitCodes() {
+    }
+
+    /** 1 if any VIOLATED, else 3 if any INCOMPLETE, else 0. */
+    public static int of(Collection<Verdict> verdicts) {
+        if (verdicts.contains(Verdict.VIOLATED)) {
+            return VIOLATED;
+        }
+        if (verdicts.contains(Verdict.INCOMPLETE)) {
+            return INCOMPLETE;
+        }
+        return OK;
+    }
+}

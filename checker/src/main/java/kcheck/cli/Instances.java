@@ -1,0 +1,47 @@
+package kcheck.cli;
+
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import kcheck.model.Model;
+import kcheck.model.ModelFactory;
+import kcheck.model.Models;
+import kcheck.model.Params;
+import kcheck.model.PropertyInfo;
+
+/** Builds model instances from what the user asked for (model, variant, parameters, properties). */
+public final class Instances {
+    private Instances() {
+    }
+
+    /**
+     * The model instance for these choices. {@code cpus} (may be null) is the {@code --cpus}
+     * shorthand for {@code --param cpus=N}; empty {@code properties} means all of them.
+     */
+    public static Model create(String model, String variant, Integer cpus, Map<String, String> params, List<String> properties) {
+        ModelFactory f = Models.get(model);
+        Map<String, String> given = new LinkedHashMap<>(params == null ? Map.of() : params);
+        if (cpus != null) {
+            if (f.params().stream().noneMatch(p -> p.name().equals("cpus"))) {
+                throw new UsageException(model + " has no CPU count: --cpus does not apply");
+            }
+            if (given.containsKey("cpus") && !given.get("cpus").equals(cpus.toString())) {
+                throw new UsageException("--cpus " + cpus + " contradicts --param cpus=" + given.get("cpus"));
+            }
+            given.put("cpus", cpus.toString());
+        }
+        f.variant(variant);
+        Params p = f.params(given);
+        Set<String> props = new LinkedHashSet<>();
+        if (properties == null || properties.isEmpty()) {
+            f.properties().stream().map(PropertyInfo::id).forEach(props::add);
+        } else {
+            props.addAll(properties);
+        }
+        f.checkProperties(props);
+        return f.create(variant, p, props);
+    }
+}

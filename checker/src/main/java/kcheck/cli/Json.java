@@ -1,0 +1,92 @@
+package kcheck.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import kcheck.engine.MetricResult;
+import kcheck.engine.PropertyResult;
+import kcheck.engine.RunResult;
+import kcheck.engine.Strategy;
+import kcheck.report.TraceFactory;
+import kcheck.trace.TraceIO;
+
+/**
+ * The {@code --json} document: {@code {"results":[{model, variant, params, property, verdict,
+ * states, transitions, depth, seconds, metrics, trace, ...}]}}.
+ */
+final class Json {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private Json() {
+    }
+
+    static ObjectNode results(List<RunResult> runs, Long seed, Map<String, Path> written) {
+        ObjectNode root = F.objectNode();
+        ArrayNode arr = root.putArray("results");
+        for (RunResult r : runs) {
+            for (PropertyResult p : r.properties()) {
+                arr.add(result(r, p, seed, written.get(p.id())));
+            }
+        }
+        return root;
+    }
+
+    static ObjectNode result(RunResult r, PropertyResult p, Long seed, Path traceFile) {
+        RunResult.Stats s = r.stats();
+        ObjectNode o = F.objectNode();
+        o.put("model", r.model().name());
+        o.put("variant", r.model().variant());
+        ObjectNode params = o.putObject("params");
+        r.model().params().asMap().forEach(params::put);
+        o.put("property", p.id());
+        o.put("kind", p.kind().name().toLowerCase(java.util.Locale.ROOT));
+        o.put("verdict", p.verdict().name());
+        o.put("message", p.message());
+        o.put("states", s.states());
+        o.put("transitions", s.transitions());
+        o.put("depth", s.depth());
+        o.put("seconds", Math.round(s.seconds() * 1000) / 1000.0);
+        o.put("statesPerSecond", Math.round(s.statesPerSecond()));
+        o.put("bytesPerState", Math.round(s.bytesPerState() * 10) / 10.0);
+        o.put("strategy", s.strategy().name().toLowerCase(java.util.Locale.ROOT));
+        o.put("store", s.store().name().toLowerCase(java.util.Locale.ROOT));
+        o.put("workers", s.workers());
+        o.put("complete", s.complete());
+        if (!s.limit().isEmpty()) {
+            o.put("limit", s.limit());
+        }
+        ArrayNode red = o.putArray("reductions");
+        s.reductions().forEach(red::add);
+        if (s.strategy() == Strategy.RANDOM) {
+            o.put("seed", s.seed());
+        }
+        if (s.omission() > 0) {
+            o.put("omissionProbability", s.omission());
+        }
+        MetricResult m = p.metric();
+        if (m != null) {
+            ObjectNode mo = o.putObject("metrics");
+            for (int c = 0; c < m.max().length; c++) {
+                if (m.max()[c] != Long.MIN_VALUE) {
+                    mo.put(m.components().get(c), m.max()[c]);
+                }
+            }
+        } else {
+            o.putNull("metrics");
+        }
+        if (p.trace() != null) {
+            o.set("trace", TraceIO.mapper().valueToTree(TraceFactory.of(r.model(), p, null, seed, false, p.verdict().name())));
+        } else {
+            o.putNull("trace");
+        }
+        if (traceFile != null) {
+            o.put("traceFile", traceFile.toString());
+        }
+        return o;
+    }
+}

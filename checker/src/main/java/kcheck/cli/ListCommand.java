@@ -1,0 +1,69 @@
+package kcheck.cli;
+
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import kcheck.model.ModelFactory;
+import kcheck.model.Models;
+import kcheck.model.ParamSpec;
+import kcheck.model.PropertyInfo;
+import kcheck.model.VariantInfo;
+import kcheck.trace.TraceIO;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kcheck list}: the models, their variants, parameters and properties. */
+@Command(name = "list", description = "List models, variants, parameters and properties.")
+final class ListCommand implements Callable<Integer> {
+
+    @Option(names = "--json", description = "print JSON")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (json) {
+            ArrayNode arr = JsonNodeFactory.instance.arrayNode();
+            for (ModelFactory f : Models.all()) {
+                ObjectNode o = arr.addObject();
+                o.put("name", f.name());
+                o.put("title", f.title());
+                ArrayNode vs = o.putArray("variants");
+                for (VariantInfo v : f.variants()) {
+                    vs.addObject().put("name", v.name()).put("description", v.description()).put("mutant", v.mutant());
+                }
+                ArrayNode ps = o.putArray("params");
+                for (ParamSpec p : f.params()) {
+                    ps.addObject().put("name", p.name()).put("default", p.defaultValue()).put("domain", p.domain())
+                            .put("description", p.description());
+                }
+                ArrayNode pr = o.putArray("properties");
+                for (PropertyInfo p : f.properties()) {
+                    pr.addObject().put("id", p.id()).put("kind", p.kind().name().toLowerCase(java.util.Locale.ROOT))
+                            .put("description", p.description());
+                }
+            }
+            System.out.println(TraceIO.mapper().writeValueAsString(arr));
+            return 0;
+        }
+        for (ModelFactory f : Models.all()) {
+            System.out.println(f.name() + ": " + f.title());
+            System.out.println("  variants:");
+            for (VariantInfo v : f.variants()) {
+                System.out.printf("    %-22s %s%s%n", v.name(), v.mutant() ? "[seeded mutant] " : "", v.description());
+            }
+            System.out.println("  parameters:");
+            for (ParamSpec p : f.params()) {
+                System.out.printf("    %-22s %s (default %s; %s)%n", p.name(), p.description(), p.defaultValue(), p.domain());
+            }
+            System.out.println("  properties:");
+            for (PropertyInfo p : f.properties()) {
+                System.out.printf("    %-26s %-9s %s%n", p.id(), p.kind().name().toLowerCase(java.util.Locale.ROOT), p.description());
+            }
+            System.out.println();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,131 @@
+package kcheck.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+import kcheck.engine.MetricResult;
+import kcheck.engine.PropertyResult;
+import kcheck.engine.RunResult;
+import kcheck.engine.Verdict;
+import kcheck.model.Model;
+import kcheck.report.TraceFactory;
+import kcheck.trace.TimelineRenderer;
+import kcheck.trace.Trace;
+
+/** The human-readable report of a check: verdict lines, figures, metric tables, timelines. */
+final class Report {
+    private Report() {
+    }
+
+    static void header(PrintStream out, Model m) {
+        out.println("model " + m.name() + ", variant " + m.variant() + " (" + m.params() + ")");
+    }
+
+    static void search(PrintStream out, RunResult r) {
+        RunResult.Stats s = r.stats();
+        String reductions = s.reductions().isEmpty() ? "none" : String.join("; ", s.reductions());
+        out.println("search: " + s.strategy().name().toLowerCase(Locale.ROOT) + ", "
+                + s.store().name().toLowerCase(Locale.ROOT) + " store, " + s.workers() + " worker"
+                + (s.workers() > 1 ? "s" : "") + ", reductions: " + reductions);
+        StringBuilder b = new StringBuilder();
+        b.append(Format.count(s.states())).append(" distinct states, ").append(Format.count(s.transitions()))
+                .append(" transitions, depth ").append(s.depth()).append(", ").append(Format.seconds(s.seconds())).append(" s (")
+                .append(Format.rate(s.statesPerSecond())).append(" states/s), ")
+                .append(String.format(Locale.ROOT, "%.1f", s.bytesPerState())).append(" bytes/state");
+        if (s.strategy() != kcheck.engine.Strategy.RANDOM) {
+            b.append(" + ").append(String.format(Locale.ROOT, "%.0f", s.linkBytesPerState())).append(" for trace links");
+        }
+        out.println(b);
+        if (s.strategy() == kcheck.engine.Strategy.RANDOM) {
+            out.println("seed: " + s.seed() + " (pass --seed " + s.seed() + " to repeat)");
+        }
+        if (s.omission() > 0) {
+            out.println(String.format(Locale.ROOT, "fingerprints: probability that a state was omitted ~ %.2e", s.omission()));
+        }
+        if (!s.complete() && !s.limit().isEmpty()) {
+            out.println("NOT EXHAUSTIVE: stopped by " + s.limit());
+        }
+    }
+
+    static void verdicts(PrintStream out, RunResult r) {
+        int w = 12;
+        for (PropertyResult p : r.properties()) {
+            w = Math.max(w, p.id().length());
+        }
+        for (PropertyResult p : r.properties()) {
+            String extra = p.trace() != null && p.verdict() == Verdict.VIOLATED
+                    ? (p.trace().loopStart() >= 0 ? "lasso: " + p.trace().loopStart() + "-step stem, "
+                    + (p.trace().length() - p.trace().loopStart()) + "-step cycle"
+                    : (r.stats().strategy() == kcheck.engine.Strategy.BFS ? "shortest trace " : "trace ")
+                    + p.trace().length() + " steps")
+                    : p.message();
+            out.printf(Locale.ROOT, "  %-" + w + "s  %-10s  %s%n", p.id(), p.verdict(), extra);
+        }
+    }
+
+    static void metrics(PrintStream out, RunResult r) {
+        for (PropertyResult p : r.properties()) {
+            MetricResult m = p.metric();
+            if (m == null) {
+                continue;
+            }
+            out.println();
+            out.println(p.id() + (p.verdict() == Verdict.HOLDS ? " (maximum over all reachable states)"
+                    : " (maximum over the states explored)") + ": " + p.description());
+            int best = 0;
+            for (int c = 0; c < m.max().length; c++) {
+                String v = m.max()[c] == Long.MIN_VALUE ? "-" : Long.toString(m.max()[c]);
+                String wit = m.witnesses()[c] == null ? "" : "   witness: " + m.witnesses()[c].length() + " steps";
+                out.printf(Locale.ROOT, "  %-12s %6s%s%n", m.components().get(c), v, wit);
+                if (m.max()[c] > m.max()[best]) {
+                    best = c;
+                }
+            }
+        }
+    }
+
+    /** Prints the timeline of every violation, and of each metric's overall maximum. */
+    static void timelines(PrintStream out, RunResult r, Long seed) {
+        for (PropertyResult p : r.properties()) {
+            if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
+                out.println();
+                out.print(TimelineRenderer.render(TraceFactory.of(r.model(), p, null, seed, false, p.verdict().name())));
+            } else if (p.metric() != null) {
+                MetricResult m = p.metric();
+                int best = best(m);
+                if (best >= 0 && m.witnesses()[best] != null && m.max()[best] > 0) {
+                    out.println();
+                    out.println("witness of the maximum " + p.id() + " (" + m.components().get(best) + " = " + m.max()[best] + "):");
+                    out.print(TimelineRenderer.render(TraceFactory.of(r.model(), p, m.witnesses()[best], seed, false, "WITNESS")));
+                }
+            }
+        }
+    }
+
+    static int best(MetricResult m) {
+        int best = -1;
+        for (int c = 0; c < m.max().length; c++) {
+            if (m.max()[c] != Long.MIN_VALUE && (best < 0 || m.max()[c] > m.max()[best])) {
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    /** The traces a run produces: violations, and for metrics the witness of the overall maximum. */
+    static List<Trace> traces(RunResult r, Long seed, boolean full) {
+        List<Trace> out = new java.util.ArrayList<>();
+        for (PropertyResult p : r.properties()) {
+            if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
+                out.add(TraceFactory.of(r.model(), p, null, seed, full, p.verdict().name()));
+            } else if (p.metric() != null) {
+                int best = best(p.metric());
+                if (best >= 0 && p.metric().witnesses()[best] != null) {
+                    out.add(TraceFactory.of(r.model(), p, p.metric().witnesses()[best], seed, full, "WITNESS"));
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,139 @@
+package kcheck.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import kcheck.engine.Options;
+import kcheck.gate.Baseline;
+import kcheck.gate.JUnitXml;
+import kcheck.gate.Markdown;
+import kcheck.gate.Verification;
+import kcheck.report.TraceFactory;
+import kcheck.trace.TimelineRenderer;
+import kcheck.trace.Trace;
+import kcheck.trace.TraceIO;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kcheck verify}: run the catalogue in the baseline file, print the verdict table, exit 0
+ * only if every verdict equals its baseline.
+ */
+@Command(name = "verify", description = "Run the baseline catalogue and compare every verdict with it.")
+final class VerifyCommand implements Callable<Integer> {
+
+    @Option(names = "--baseline", paramLabel = "FILE", description = "expected verdicts (default kcheck-baseline.json)")
+    Path baseline = Path.of("kcheck-baseline.json");
+
+    @Option(names = "--junit-xml", paramLabel = "FILE", description = "write JUnit XML, one testcase per entry")
+    Path junitXml;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "write a markdown summary")
+    Path markdown;
+
+    @Option(names = "--trace-dir", paramLabel = "DIR", description = "where violation traces go (default target/kcheck-traces)")
+    Path traceDir = Path.of("target", "kcheck-traces");
+
+    @Option(names = "--quick", description = "smaller bounds for pre-commit use (stated in the output)")
+    boolean quick;
+
+    @Option(names = "--workers", paramLabel = "N", description = "BFS worker threads (default: available cores)")
+    Integer workers;
+
+    @Option(names = "--quiet", description = "no progress line")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws IOException {
+        Baseline b = Baseline.read(baseline);
+        checkWritable(junitXml, "--junit-xml");
+        checkWritable(markdown, "--markdown");
+        Options o = Options.defaults().withWorkers(workers != null ? workers : Runtime.getRuntime().availableProcessors())
+                .withListener(ProgressPrinter.create(quiet));
+        if (workers != null && (workers < 1 || workers > 256)) {
+            throw new UsageException("--workers must be in 1..256, got " + workers);
+        }
+        System.out.println("kcheck verify: " + b.entries().size() + " entries from " + baseline
+                + (quick ? " (QUICK bounds: smaller than the baseline's, for pre-commit use)" : ""));
+        System.out.printf(Locale.ROOT, "%-12s %-26s %-22s %-24s %-10s %-10s %12s %8s  %s%n", "model", "property", "variant",
+                "params", "verdict", "expected", "states", "seconds", "trace");
+        Map<Verification.Row, String> traceFiles = new IdentityHashMap<>();
+        Files.createDirectories(traceDir);
+        List<Verification.Row> rows = Verification.run(b, quick, o, row -> {
+            ProgressPrinter.done(o.listener());
+            String file = writeTrace(row);
+            if (file != null) {
+                traceFiles.put(row, file);
+            }
+            System.out.printf(Locale.ROOT, "%-12s %-26s %-22s %-24s %-10s %-10s %,12d %8.2f  %s%s%n", row.entry().model(),
+                    row.entry().property(), row.entry().variant(), shortParams(row), row.result().verdict(),
+                    row.entry().expected(), row.run().stats().states(), row.run().stats().seconds(),
+                    file == null ? "" : file, row.matches() ? "" : "   <-- DIFFERS");
+        });
+        if (junitXml != null) {
+            Files.writeString(junitXml, JUnitXml.render(rows, this::timeline, quick));
+        }
+        if (markdown != null) {
+            Files.writeString(markdown, Markdown.render(rows, traceFiles, quick));
+        }
+        List<String> differ = new ArrayList<>();
+        for (Verification.Row r : rows) {
+            if (!r.matches()) {
+                differ.add(r.entry().name() + ": expected " + r.entry().expected() + ", got " + r.result().verdict());
+            }
+        }
+        if (differ.isEmpty()) {
+            System.out.println("all " + rows.size() + " verdicts match the baseline");
+            return ExitCodes.OK;
+        }
+        System.out.println(differ.size() + " verdict(s) differ from the baseline:");
+        differ.forEach(d -> System.out.println("  " + d));
+        return ExitCodes.VIOLATED;
+    }
+
+    private static String shortParams(Verification.Row r) {
+        StringBuilder b = new StringBuilder();
+        r.params().forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        return b.toString();
+    }
+
+    private String writeTrace(Verification.Row row) {
+        if (row.result().trace() == null) {
+            return null;
+        }
+        Trace t = TraceFactory.of(row.run().model(), row.result(), null, null, false, row.result().verdict().name());
+        Path p = traceDir.resolve(row.entry().model() + "-" + row.entry().variant() + "-" + row.entry().property() + ".json");
+        try {
+            TraceIO.write(t, p);
+        } catch (IOException e) {
+            throw new UsageException("cannot write trace " + p + ": " + e.getMessage());
+        }
+        return p.toString();
+    }
+
+    private String timeline(Verification.Row row) {
+        if (row.result().trace() == null) {
+            return row.result().message();
+        }
+        return TimelineRenderer.render(TraceFactory.of(row.run().model(), row.result(), null, null, false,
+                row.result().verdict().name()));
+    }
+
+    private static void checkWritable(Path p, String option) {
+        if (p == null) {
+            return;
+        }
+        Path dir = p.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw new UsageException("cannot write " + option + " " + p + ": directory " + dir + " does not exist or is not writable");
+        }
+    }
+
+}

@@ -1,0 +1,67 @@
+package kcheck.engine;
+
+import java.time.Duration;
+
+/**
+ * Search options, orthogonal to the model: strategy, store, limits, reductions, workers, seed.
+ *
+ * @param maxStates   stop with INCOMPLETE after this many distinct states
+ * @param timeLimit   stop with INCOMPLETE after this long (null: none)
+ * @param memoryBytes budget for the state store and trace links; INCOMPLETE when reached
+ * @param workers     BFS worker threads (results equal the sequential run)
+ * @param reductions  apply the model's declared reductions (canonical forms, partial order)
+ * @param seed        seed of the random walk
+ * @param walkDepth   maximal length of one random walk
+ * @param listener    receives progress; may be {@link ProgressListener#NONE}
+ */
+public record Options(Strategy strategy, StoreMode store, long maxStates, Duration timeLimit, long memoryBytes,
+                      int workers, boolean reductions, long seed, int walkDepth, ProgressListener listener) {
+
+    public static final long DEFAULT_MAX_STATES = 2_000_000_000L;
+
+    /** Defaults: BFS, exact store, no state or time limit, 80% of the heap, one worker, reductions on. */
+    public static Options defaults() {
+        return new Options(Strategy.BFS, StoreMode.EXACT, DEFAULT_MAX_STATES, null,
+                (long) (Runtime.getRuntime().maxMemory() * 0.8), 1, true, 1L, 10_000, ProgressListener.NONE);
+    }
+
+    public Options withStrategy(Strategy s) {
+        return new Options(s, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener);
+    }
+
+    public Options withStore(StoreMode m) {
+        return new Options(strategy, m, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener);
+    }
+
+    public Options withMaxStates(long n) {
+        return new Options(strategy, store, n, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener);
+    }
+
+    public Options withTimeLimit(Duration d) {
+        return new Options(strategy, store, maxStates, d, memoryBytes, workers, reductions, seed, walkDepth, listener);
+    }
+
+    public Options withMemoryBytes(long b) {
+        return new Options(strategy, store, maxStates, timeLimit, b, workers, reductions, seed, walkDepth, listener);
+    }
+
+    public Options withWorkers(int w) {
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, w, reductions, seed, walkDepth, listener);
+    }
+
+    public Options withReductions(boolean r) {
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, r, seed, walkDepth, listener);
+    }
+
+    public Options withSeed(long s) {
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, s, walkDepth, listener);
+    }
+
+    public Options withWalkDepth(int d) {
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, d, listener);
+    }
+
+    public Options withListener(ProgressListener l) {
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, l);
+    }
+}

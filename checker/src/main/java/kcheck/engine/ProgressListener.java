@@ -1,0 +1,16 @@
+package kcheck.engine;
+
+/** Receives the search's progress about once a second. The engine itself never prints. */
+@FunctionalInterface
+public interface ProgressListener {
+    ProgressListener NONE = p -> { };
+
+    void progress(Progress p);
+
+    /** A snapshot: distinct states, transitions, states waiting, current depth, seconds, bytes used. */
+    record Progress(long states, long transitions, long queued, int depth, double seconds, long bytes) {
+        public double statesPerSecond() {
+            return seconds > 0 ? states / seconds : 0;
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package kcheck.engine;
+
+import java.util.List;
+
+import kcheck.model.Model;
+
+/**
+ * Everything one run found: the model instance, the search figures and one result per checked
+ * property.
+ */
+public record RunResult(Model model, Stats stats, List<PropertyResult> properties) {
+
+    /** The result for property {@code id}. */
+    public PropertyResult property(String id) {
+        return properties.stream().filter(p -> p.id().equals(id)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no result for " + id));
+    }
+
+    /**
+     * Search figures.
+     *
+     * @param bytesPerState   store bytes per distinct state (state words plus index slots at the final load)
+     * @param linkBytesPerState trace-link bytes per state (parent id and step ordinal)
+     * @param complete        the whole reachable state space was explored
+     * @param limit           the limit that stopped the search, or "" if none
+     * @param omission        probability that a state was omitted (fingerprint mode), else 0
+     */
+    public record Stats(Strategy strategy, StoreMode store, long states, long transitions, int depth, double seconds,
+                        long storeBytes, double bytesPerState, double linkBytesPerState, int workers,
+                        List<String> reductions, boolean complete, String limit, double omission, long seed) {
+
+        public double statesPerSecond() {
+            return seconds > 0 ? states / seconds : 0;
+        }
+    }
+}

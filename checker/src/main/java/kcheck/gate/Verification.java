@@ -1,0 +1,65 @@
+package kcheck.gate;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import kcheck.engine.Engine;
+import kcheck.engine.Options;
+import kcheck.engine.PropertyResult;
+import kcheck.engine.RunResult;
+import kcheck.engine.Verdict;
+import kcheck.model.Model;
+import kcheck.model.ModelFactory;
+import kcheck.model.Models;
+
+/**
+ * Runs a baseline: entries with the same (model, variant, parameters) share one search that
+ * checks all their properties; each entry's verdict is compared with its expectation.
+ */
+public final class Verification {
+    private Verification() {
+    }
+
+    /** One row of the verdict table. */
+    public record Row(Baseline.Entry entry, Map<String, String> params, PropertyResult result, RunResult run) {
+        public boolean matches() {
+            return result.verdict() == entry.expected();
+        }
+    }
+
+    public static List<Row> run(Baseline baseline, boolean quick, Options options, Consumer<Row> each) {
+        Map<String, List<Baseline.Entry>> groups = new LinkedHashMap<>();
+        for (Baseline.Entry e : baseline.entries()) {
+            String key = e.model() + "|" + e.variant() + "|" + Models.get(e.model()).params(e.effectiveParams(quick));
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(e);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (List<Baseline.Entry> group : groups.values()) {
+            Baseline.Entry first = group.get(0);
+            ModelFactory f = Models.get(first.model());
+            java.util.Set<String> props = new java.util.LinkedHashSet<>();
+            group.forEach(e -> props.add(e.property()));
+            Map<String, String> params = first.effectiveParams(quick);
+            Model m = f.create(first.variant(), f.params(params), props);
+            RunResult r = Engine.check(m, options);
+            for (Baseline.Entry e : group) {
+                Row row = new Row(e, m.params().asMap(), r.property(e.property()), r);
+                rows.add(row);
+                each.accept(row);
+            }
+        }
+        return rows;
+    }
+
+    /** True if every row's verdict equals its expectation. */
+    public static boolean allMatch(List<Row> rows) {
+        return rows.stream().allMatch(Row::matches);
+    }
+
+    static Verdict verdict(Row r) {
+        return r.result().verdict();
+    }
+}

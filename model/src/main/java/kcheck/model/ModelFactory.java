@@ -1,0 +1,55 @@
+package kcheck.model;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Builds instances of one model. Implementations are found with {@link java.util.ServiceLoader}
+ * (see {@link Models}), so adding a model touches no central code.
+ */
+public interface ModelFactory {
+
+    /** Name on the command line, e.g. {@code rq-lock}. */
+    String name();
+
+    /** One line: what the model is about, with kernel file and versions. */
+    String title();
+
+    List<VariantInfo> variants();
+
+    List<ParamSpec> params();
+
+    /** Every property this model can check. */
+    List<PropertyInfo> properties();
+
+    /**
+     * Builds the instance for {@code variant} with {@code params}, checking {@code properties}
+     * (ids from {@link #properties()}; never empty). A model may drop monitor variables that only
+     * unselected properties need.
+     *
+     * @throws ModelInputException for an unknown variant or property
+     */
+    Model create(String variant, Params params, Set<String> properties);
+
+    /** Resolves user-given parameters against {@link #params()}. */
+    default Params params(java.util.Map<String, String> given) {
+        return Params.resolve(name(), params(), given);
+    }
+
+    /** Throws {@link ModelInputException} unless {@code variant} is one of {@link #variants()}. */
+    default VariantInfo variant(String variant) {
+        return variants().stream().filter(v -> v.name().equals(variant)).findFirst()
+                .orElseThrow(() -> new ModelInputException(name() + ": unknown variant '" + variant + "' (known: "
+                        + String.join(", ", variants().stream().map(VariantInfo::name).toList()) + ")"));
+    }
+
+    /** Throws {@link ModelInputException} unless every id is one of {@link #properties()}. */
+    default void checkProperties(Set<String> ids) {
+        for (String id : ids) {
+            if (properties().stream().noneMatch(p -> p.id().equals(id))) {
+                throw new ModelInputException(name() + ": unknown property '" + id + "' (known: "
+                        + String.join(", ", properties().stream().map(PropertyInfo::id).toList()) + ")");
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package kcheck.model;
+
+import java.util.List;
+
+/**
+ * A model parameter: name, default value, one-line description and the values it accepts
+ * (an integer range, or a list of choices).
+ */
+public record ParamSpec(String name, String defaultValue, String description,
+                        long min, long max, List<String> choices) {
+
+    /** An integer parameter in {@code [min, max]}. */
+    public static ParamSpec integer(String name, long defaultValue, long min, long max, String description) {
+        return new ParamSpec(name, Long.toString(defaultValue), description, min, max, List.of());
+    }
+
+    /** A parameter taking one of {@code choices}; the first is the default. */
+    public static ParamSpec choice(String name, String description, String... choices) {
+        return new ParamSpec(name, choices[0], description, 0, 0, List.of(choices));
+    }
+
+    public boolean isInteger() {
+        return choices.isEmpty();
+    }
+
+    /** Checks {@code value}; throws {@link ModelInputException} with a one-line message if bad. */
+    public String validate(String model, String value) {
+        if (isInteger()) {
+            long v;
+            try {
+                v = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                throw new ModelInputException(model + ": parameter '" + name + "' must be an integer, got '" + value + "'");
+            }
+            if (v < min || v > max) {
+                throw new ModelInputException(model + ": parameter '" + name + "' must be in " + min + ".." + max + ", got " + v);
+            }
+            return Long.toString(v);
+        }
+        if (!choices.contains(value)) {
+            throw new ModelInputException(model + ": parameter '" + name + "' must be one of " + String.join("|", choices)
+                    + ", got '" + value + "'");
+        }
+        return value;
+    }
+
+    /** "1..8" or "ticket|tas", for listings. */
+    public String domain() {
+        return isInteger() ? min + ".." + max : String.join("|", choices);
+    }
+}

@@ -1,0 +1,22 @@
+package kcheck.model.rqlock;
+
+/**
+ * The variant contract of the rq-lock model: a version of {@code double_lock_balance()} and its
+ * partner {@code double_unlock_balance()}, written against {@link RqLocks}. Each call on
+ * {@code k} is one atomic step of the calling CPU (a ticket {@code spin_lock} is two).
+ *
+ * <p>To check your own patch, copy {@link DoubleLockBalanceV2628}, change it, and register it
+ * (or pass the file with {@code --variant-file}).
+ */
+public interface DoubleLockBalance {
+
+    /**
+     * Called with {@code thisRq} locked; returns with {@code thisRq} and {@code busiest} locked.
+     * Returns 1 if {@code thisRq} was released on the way (the caller must revalidate), 0 if it
+     * was held throughout.
+     */
+    int doubleLockBalance(RqLocks k, int thisRq, int busiest);
+
+    /** Releases {@code busiest}; {@code thisRq} stays locked. */
+    void doubleUnlockBalance(RqLocks k, int thisRq, int busiest);
+}

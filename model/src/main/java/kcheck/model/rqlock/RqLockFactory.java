@@ -1,0 +1,113 @@
+package kcheck.model.rqlock;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import kcheck.model.Model;
+import kcheck.model.ModelFactory;
+import kcheck.model.ModelInputException;
+import kcheck.model.ParamSpec;
+import kcheck.model.Params;
+import kcheck.model.Property.Kind;
+import kcheck.model.PropertyInfo;
+import kcheck.model.VariantInfo;
+
+/**
+ * {@code rq-lock}: fair {@code double_lock_balance()} (kernel/sched.c, 2.6.27 to 2.6.28, commit
+ * 8f45e2b51620). See KERNEL.md section 1.
+ */
+public final class RqLockFactory implements ModelFactory {
+    public static final String NAME = "rq-lock";
+
+    private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
+    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
+
+    static {
+        prop("mutual-exclusion", Kind.INVARIANT, "no two CPUs hold one rq lock");
+        prop("deadlock-free", Kind.DEADLOCK, "some step is enabled until every CPU has finished");
+        prop("holds-both-on-return", Kind.STEP, "on return the caller holds this_rq and busiest");
+        prop("return-contract", Kind.STEP, "return 0 implies this_rq was held throughout the call");
+        prop("fifo-entry", Kind.STEP, "if CPU a, inside double_lock_balance, is waiting for lock L when CPU b enters "
+                + "double_lock_balance, then b does not return holding L while a is still in that same wait");
+        prop("bypass", Kind.METRIC, "per CPU id: the largest number of double_lock_balance returns by other CPUs "
+                + "while this CPU is inside its own call");
+        prop("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "
+                + "that a CPU which entered after it was already waiting returns holding the lock it still waits for");
+    }
+
+    private static void prop(String id, Kind kind, String description) {
+        DESCRIPTIONS.put(id, description);
+        KINDS.put(id, kind);
+    }
+
+    static String describe(String id) {
+        return DESCRIPTIONS.get(id);
+    }
+
+    private static final Map<String, Supplier<DoubleLockBalance>> IMPLS = new LinkedHashMap<>();
+    private static final List<VariantInfo> VARIANTS = List.of(
+            VariantInfo.of("before", "2.6.27: keeps this_rq locked when busiest is the higher rq (favours low CPUs)"),
+            VariantInfo.of("after", "2.6.28 (8f45e2b51620): drops this_rq, then double_rq_lock takes both in order"),
+            VariantInfo.mutant("mutant-returns-zero", "after, but returns 0 although this_rq was dropped"),
+            VariantInfo.mutant("mutant-skips-relock", "before, but does not re-take this_rq after dropping it"),
+            VariantInfo.mutant("mutant-unordered", "after, but takes this_rq before busiest regardless of order"),
+            VariantInfo.mutant("mutant-unlocks-this", "double_unlock_balance releases this_rq instead of busiest"));
+
+    static {
+        IMPLS.put("before", DoubleLockBalanceV2627::new);
+        IMPLS.put("after", DoubleLockBalanceV2628::new);
+        IMPLS.put("mutant-returns-zero", RqLockMutants.ReturnsZero::new);
+        IMPLS.put("mutant-skips-relock", RqLockMutants.SkipsRelock::new);
+        IMPLS.put("mutant-unordered", RqLockMutants.Unordered::new);
+        IMPLS.put("mutant-unlocks-this", RqLockMutants.UnlocksThis::new);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String title() {
+        return "fair double_lock_balance (kernel/sched.c, 2.6.27 -> 2.6.28, 8f45e2b51620)";
+    }
+
+    @Override
+    public List<VariantInfo> variants() {
+        return VARIANTS;
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+        return List.of(
+                ParamSpec.integer("cpus", 2, 2, 8, "number of CPUs (and runqueues)"),
+                ParamSpec.integer("rounds", 1, 1, 4, "balancing passes per CPU"),
+                ParamSpec.choice("lock", "runqueue lock kind", "ticket", "tas"));
+    }
+
+    @Override
+    public List<PropertyInfo> properties() {
+        return DESCRIPTIONS.keySet().stream().map(id -> new PropertyInfo(id, KINDS.get(id), DESCRIPTIONS.get(id))).toList();
+    }
+
+    @Override
+    public Model create(String variant, Params params, Set<String> properties) {
+        variant(variant);
+        return create(variant, IMPLS.get(variant).get(), params, properties);
+    }
+
+    /** Builds the model for any implementation of the variant contract (built in, or the user's). */
+    public Model create(String variantName, DoubleLockBalance impl, Params params, Set<String> properties) {
+        checkProperties(properties);
+        if (properties.isEmpty()) {
+            throw new ModelInputException(NAME + ": no property selected");
+        }
+        int cpus = params.integer("cpus");
+        boolean ticket = params.get("lock").equals("ticket");
+        RqLockProgram prog = new RqLockProgram(impl, variantName, cpus, ticket);
+        return new RqLockModel(variantName, params, prog, Set.copyOf(properties));
+    }
+}

@@ -1,0 +1,36 @@
+package kcheck.model.rqlock;
+
+import kcheck.model.Kernel;
+
+/**
+ * A test-and-set spinlock, as x86 had before 2.6.25 (a byte lock taken by {@code lock decb}) and as other architectures without ticket locks have: one
+ * flag; waiters are unordered, whoever finds it free first takes it. {@code spin_lock} is one
+ * step: wait until free and take it ({@link #trylock()} in the step where it succeeds).
+ */
+public final class TasSpinlock {
+    private boolean locked;
+
+    /** {@code __raw_spin_trylock}: take the lock if it is free. */
+    @Kernel(function = "__raw_spin_trylock", file = "include/asm-x86/spinlock_32.h", version = "v2.6.24")
+    public boolean trylock() {
+        if (locked) {
+            return false;
+        }
+        locked = true;
+        return true;
+    }
+
+    /** {@code __raw_spin_unlock}: clear the flag. */
+    @Kernel(function = "__raw_spin_unlock", file = "include/asm-x86/spinlock_32.h", version = "v2.6.24")
+    public void unlock() {
+        locked = false;
+    }
+
+    public boolean isLocked() {
+        return locked;
+    }
+
+    public void load(boolean locked) {
+        this.locked = locked;
+    }
+}
