@@ -50,7 +50,9 @@ abstract class Expander implements StepSink {
             checks.onStep(curId, ord, cur, actor, action, next, depth + 1);
         }
         System.arraycopy(next, 0, canon, 0, w);
-        search.canonical(canon);
+        if (search.options.reductions()) {
+            model.canonicalize(canon);
+        }
         long id = search.store.add(canon, Hashing.hash(canon, 0, w));
         if (id >= 0) {
             if (!search.links.set(id, curId, ord)) {

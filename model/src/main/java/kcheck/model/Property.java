@@ -10,6 +10,9 @@ import java.util.Objects;
  *
  * <p>History a property needs lives in the state as monitor variables, so checking stays a plain
  * reachability search.
+ *
+ * <p>Predicates are called from several worker threads at once: they must not use shared
+ * scratch space (read the state and immutable tables only).
  */
 public abstract sealed class Property permits Invariant, StepProperty, Metric, Progress, Deadlock {
 
