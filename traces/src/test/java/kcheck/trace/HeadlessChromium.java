@@ -186,7 +186,22 @@ final class HeadlessChromium implements AutoCloseable {
                 ws.abort();
             }
         } finally {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Deletes a browser profile directory, best effort (the browser may leave sockets behind). */
+    static void deleteQuietly(Path dir) {
+        try (var s = Files.walk(dir)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // a leftover profile in /tmp is harmless
         }
     }
 }

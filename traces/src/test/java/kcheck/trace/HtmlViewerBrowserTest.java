@@ -24,7 +24,8 @@ class HtmlViewerBrowserTest {
                 "SKIPPED: no Chromium at /usr/bin/chromium (install Debian's 'chromium' package; .ci/run does)");
         Path html = dir.resolve("trace.html");
         Files.writeString(html, HtmlRenderer.render(SampleTraces.fifo()));
-        try (HeadlessChromium b = new HeadlessChromium(chromium, dir.resolve("profile"), html.toUri().toString())) {
+        Path profile = Files.createTempDirectory("kcheck-chromium-");
+        try (HeadlessChromium b = new HeadlessChromium(chromium, profile, html.toUri().toString())) {
             b.await("document.readyState === 'complete' && document.body.dataset.step === '0'");
             assertThat(b.eval("document.getElementById('verdict').textContent").asText()).isEqualTo("VIOLATED");
             assertThat(b.eval("document.querySelectorAll('#lanes thead th').length").asInt()).isEqualTo(3);
@@ -51,6 +52,8 @@ class HtmlViewerBrowserTest {
             Path out = Path.of("target", "browser");
             Files.createDirectories(out);
             Files.write(out.resolve("trace-viewer.png"), png);
+        } finally {
+            HeadlessChromium.deleteQuietly(profile);
         }
     }
 }
