@@ -93,7 +93,7 @@ class CpudlVerdictTest {
     @ParameterizedTest(name = "after holds everything over keys={0}")
     @CsvSource({"small", "wrap"})
     void afterHoldsOverTheOtherDomains(String keys) {
-        RunResult r = run("cpudl", "after", params("keys", keys, "depth", "5"), ALL);
+        RunResult r = run("cpudl", "after", params("keys", keys, "depth", "4"), ALL);
         assertThat(r.stats().complete()).isTrue();
         for (String p : ALL) {
             assertThat(r.property(p).verdict()).as(p).isEqualTo(Verdict.HOLDS);
@@ -103,7 +103,7 @@ class CpudlVerdictTest {
     @Test
     void beforeAndAfterBuildIdenticalHeapsOnDistinctSmallKeys() {
         for (String v : List.of("before", "after")) {
-            RunResult r = run("cpudl", v, params("keys", "small", "depth", "6"), "same-heap", "heap-order");
+            RunResult r = run("cpudl", v, params("keys", "small", "depth", "5"), "same-heap", "heap-order");
             assertThat(r.property("same-heap").verdict()).as(v).isEqualTo(Verdict.HOLDS);
             assertThat(r.property("heap-order").verdict()).as(v).isEqualTo(Verdict.HOLDS);
         }
@@ -131,7 +131,7 @@ class CpudlVerdictTest {
 
     @Test
     void parallelAndSequentialSearchesAgree() {
-        Model m = Checks.model("cpudl", "rfc-v2", Map.of(), ALL);
+        Model m = Checks.model("cpudl", "rfc-v2", params("keys", "small"), ALL);
         RunResult one = Engine.check(m, Options.defaults().withWorkers(1));
         RunResult two = Engine.check(m, Options.defaults().withWorkers(2));
         assertThat(two.stats().states()).isEqualTo(one.stats().states());

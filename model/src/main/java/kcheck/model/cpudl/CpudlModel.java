@@ -171,7 +171,8 @@ final class CpudlModel implements Model {
         findCite = cite(impl, "find", "cpudl_find", Cpudl.class, long.class, Cpumask.class, Cpumask.class);
         properties = buildProperties();
         final int cpus = n;
-        scratch = ThreadLocal.withInitial(() -> new Scratch(cpus));
+        final int w = width;
+        scratch = ThreadLocal.withInitial(() -> new Scratch(cpus, w));
 
         nx = new long[width];
         cp = Cpudl.init(n);
@@ -588,37 +589,63 @@ final class CpudlModel implements Model {
         return out;
     }
 
-    /** Per-thread scratch for property predicates (they run on several workers at once). */
+    /**
+     * Per-thread scratch for property predicates (they run on several workers at once), with the
+     * packed state last decoded into it: the invariants of one state, and the many
+     * {@code cpudl_find} steps from one state, decode it once.
+     */
     private static final class Scratch {
         final Cpudl cp;
         final Cpudl other;
         final CpudlReference ref;
+        final long[] heapOf;
+        final long[] refOf;
+        boolean heapValid;
+        boolean refValid;
 
-        Scratch(int n) {
+        Scratch(int n, int width) {
             cp = Cpudl.init(n);
             other = Cpudl.init(n);
             ref = new CpudlReference(n);
+            heapOf = new long[width];
+            refOf = new long[width];
         }
     }
 
-    private String heapCheck(long[] s, String id) {
+    /** The thread's scratch with the heap (main, and the other version's) of {@code s} decoded. */
+    private Scratch heapOf(long[] s) {
         Scratch x = scratch.get();
-        decodeMain(s, x.cp);
+        if (!x.heapValid || !java.util.Arrays.equals(x.heapOf, s)) {
+            decodeMain(s, x.cp);
+            if (same) {
+                decodeShadow(s, x.other);
+            }
+            System.arraycopy(s, 0, x.heapOf, 0, width);
+            x.heapValid = true;
+        }
+        return x;
+    }
+
+    /** The thread's scratch with the reference map of {@code s} decoded. */
+    private Scratch refOf(long[] s) {
+        Scratch x = scratch.get();
+        if (!x.refValid || !java.util.Arrays.equals(x.refOf, s)) {
+            decodeRef(s, x.ref);
+            System.arraycopy(s, 0, x.refOf, 0, width);
+            x.refValid = true;
+        }
+        return x;
+    }
+
+    private String heapCheck(long[] s, String id) {
+        Scratch x = heapOf(s);
         return switch (id) {
             case "heap-order" -> CpudlInvariants.heapOrder(x.cp);
             case "index-consistent" -> CpudlInvariants.indexConsistent(x.cp);
             case "free-cpus" -> CpudlInvariants.freeCpus(x.cp);
-            case "root-is-latest" -> {
-                decodeRef(s, x.ref);
-                yield CpudlInvariants.rootIsLatest(x.cp, x.ref);
-            }
-            case "same-heap" -> {
-                if (premiseOff.get(s) != 0) {
-                    yield null;
-                }
-                decodeShadow(s, x.other);
-                yield CpudlInvariants.sameHeap(x.cp, x.other, variant, partner.version());
-            }
+            case "root-is-latest" -> CpudlInvariants.rootIsLatest(x.cp, refOf(s).ref);
+            case "same-heap" -> premiseOff.get(s) != 0 ? null
+                    : CpudlInvariants.sameHeap(x.cp, x.other, variant, partner.version());
             default -> throw new IllegalArgumentException(id);
         };
     }
@@ -692,9 +719,7 @@ final class CpudlModel implements Model {
             int t = ta / affCount;
             int a = ta % affCount;
             int ans = code == n + 1 ? n : code - 1;
-            Scratch x = scratch.get();
-            decodeRef(from, x.ref);
-            return CpudlInvariants.findSound(ans, dom.value(t), aff[a], x.ref);
+            return CpudlInvariants.findSound(ans, dom.value(t), aff[a], refOf(from).ref);
         }
 
         @Override

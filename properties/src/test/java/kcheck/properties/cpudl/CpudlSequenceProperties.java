@@ -88,7 +88,7 @@ class CpudlSequenceProperties {
         for (int n : CPUS) {
             for (long clock : clocks(seed + n)) {
                 SequenceProperty.of("cpudl after cpus=" + n + " clock=" + Deadlines.format(clock), Call.on(n), 1, 3000)
-                        .seed(seed + n).examples(n >= 64 ? 4 : 12).show(c -> c.show(clock, n))
+                        .seed(seed + n).examples(n >= 64 ? 3 : 8).show(c -> c.show(clock, n))
                         .check(calls -> check(after, n, clock, calls));
             }
         }
@@ -103,7 +103,7 @@ class CpudlSequenceProperties {
             long clock = 1 + (r.nextLong() >>> 1) % (TWO_63 - 1 - (1L << 33));
             for (long c : new long[] {0L, clock, TWO_63 - 1 - Call.OFFSET_MAX}) {
                 SequenceProperty.of("cpudl before cpus=" + n + " clock=" + Deadlines.format(c), Call.on(n), 1, 3000)
-                        .seed(seed + n).examples(n >= 64 ? 4 : 12).show(x -> x.show(c, n))
+                        .seed(seed + n).examples(n >= 64 ? 3 : 10).show(x -> x.show(c, n))
                         .check(calls -> check(before, n, c, calls));
             }
         }
