@@ -128,17 +128,6 @@ public final class Cpudl {
         return (i << 1) + 2;
     }
 
-    /**
-     * Loads raw contents without counting (used by the model to decode a packed state, and by
-     * tests to build a situation). Arrays are copied; {@code free} may be null for "unchanged".
-     */
-    public void load(int size, int[] cpus, long[] dls, int[] idxs) {
-        this.size = size;
-        System.arraycopy(cpus, 0, cpu, 0, nrCpus);
-        System.arraycopy(dls, 0, dl, 0, nrCpus);
-        System.arraycopy(idxs, 0, idx, 0, nrCpus);
-    }
-
     /** Raw store without counting, for decoding a packed state. */
     public void loadSlot(int h, int c, long d) {
         cpu[h] = c;
@@ -158,13 +147,6 @@ public final class Cpudl {
         System.arraycopy(o.idx, 0, idx, 0, nrCpus);
         freeCpus.copyFrom(o.freeCpus);
         writes = o.writes;
-    }
-
-    /** A copy with its own arrays. */
-    public Cpudl copy() {
-        Cpudl c = new Cpudl(nrCpus);
-        c.copyFrom(this);
-        return c;
     }
 
     /**

@@ -573,11 +573,6 @@ final class CpudlModel implements Model {
         return properties;
     }
 
-    /** The deadline domain of this instance. */
-    DeadlineDomain domain() {
-        return dom;
-    }
-
     private List<Property> buildProperties() {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new HeapOrder(), new IndexConsistent(), new RootIsLatest(), new FreeCpus(), new FindSound(),

@@ -81,24 +81,6 @@ public final class CpudlReference {
         return count == 0;
     }
 
-    /** True if the live deadlines are pairwise distinct and all in (0, 2^63): the premise of {@code same-heap}. */
-    public boolean distinctInLowerHalf() {
-        for (int a = 0; a < dl.length; a++) {
-            if (!live[a]) {
-                continue;
-            }
-            if (dl[a] <= 0) {
-                return false;
-            }
-            for (int b = a + 1; b < dl.length; b++) {
-                if (live[b] && dl[b] == dl[a]) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
     /** The latest live deadline by {@code dl_time_before} (meaningful when {@link #windowed()}); 0 if none. */
     public long latest() {
         long m = 0;
@@ -162,12 +144,6 @@ public final class CpudlReference {
             }
         }
         return -1;
-    }
-
-    public void copyFrom(CpudlReference o) {
-        System.arraycopy(o.dl, 0, dl, 0, dl.length);
-        System.arraycopy(o.live, 0, live, 0, live.length);
-        count = o.count;
     }
 
     /** {@code {0:2^63+1, 1:2^63+2}}. */

@@ -3,7 +3,6 @@ package kcheck.model.cpudl;
 import static kcheck.model.cpudl.Deadlines.TWO_63;
 import static kcheck.model.cpudl.Deadlines.U64_MAX;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
 
@@ -93,14 +92,6 @@ public final class DeadlineDomain {
             }
         }
         return false;
-    }
-
-    public List<Long> values() {
-        List<Long> out = new ArrayList<>();
-        for (long v : values) {
-            out.add(v);
-        }
-        return out;
     }
 
     @Override
