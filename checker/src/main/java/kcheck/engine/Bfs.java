@@ -81,6 +81,10 @@ final class Bfs extends Search {
         boolean exhausted = false;
         try {
             while (!stopped && !checks.done()) {
+                if (depth >= options.maxDepth()) {
+                    limit("depth bound " + options.maxDepth());
+                    break;
+                }
                 long levelSize = exact != null ? hi - lo : level.stream().mapToLong(Frontier::size).sum();
                 if (levelSize == 0) {
                     exhausted = true;
@@ -107,6 +111,7 @@ final class Bfs extends Search {
         }
         for (Worker wk : pool) {
             transitions += wk.transitions;
+            ampleStates += wk.reduced;
         }
         return result(exhausted && !stopped);
     }

@@ -80,6 +80,7 @@ final class Dfs extends Search {
             stack.clear();
         }
         transitions = c.transitions;
+        ampleStates = c.reduced;
         long[] hole = c.ids.release();
         links.markHoles(hole[0], hole[1]);
         return result(!stopped && !checks.done());

@@ -28,8 +28,17 @@ abstract class Expander implements StepSink {
     /* the batch: successors of the current state */
     private long[] batch;
     private long[] hashes;
+    private int[] actorOf;
     private int n;
     int sink;
+
+    /* partial-order reduction */
+    private final boolean por;
+    private final boolean proviso;
+    private final int actors;
+    private final long[] future;
+    /** States expanded with an ample set of one actor instead of every enabled step. */
+    long reduced;
 
     Expander(Search search) {
         this.search = search;
@@ -41,6 +50,47 @@ abstract class Expander implements StepSink {
         this.reduce = search.options.reductions();
         this.batch = new long[16 * w];
         this.hashes = new long[16];
+        this.actorOf = new int[16];
+        this.por = reduce && search.options.partialOrder() && model.partialOrder() && search.checks.progress.length == 0;
+        this.proviso = !model.acyclic();
+        this.actors = model.actors().size();
+        this.future = new long[actors];
+    }
+
+    /**
+     * The actor whose enabled steps form an ample set in {@link #cur}, or -1: its steps are
+     * invisible (footprint not -1), and touch no object any other actor may touch in the future.
+     */
+    private int ampleActor() {
+        for (int q = 0; q < actors; q++) {
+            future[q] = model.futureFootprint(cur, q);
+        }
+        for (int p = 0; p < actors; p++) {
+            if (!enabled(p)) {
+                continue;
+            }
+            long fp = model.stepFootprint(cur, p);
+            if (fp == -1L) {
+                continue;
+            }
+            boolean independent = true;
+            for (int q = 0; q < actors && independent; q++) {
+                independent = q == p || (future[q] & fp) == 0;
+            }
+            if (independent) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
+    private boolean enabled(int p) {
+        for (int k = 0; k < n; k++) {
+            if (actorOf[k] == p) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Expands state {@code id} (already in {@link #cur}) at {@code depth}. */
@@ -57,30 +107,57 @@ abstract class Expander implements StepSink {
             }
             return;
         }
+        int ample = por && n > 1 ? ampleActor() : -1;
         StateStore store = search.store;
         for (int k = 0; k < n; k++) {
-            sink ^= store.touch(hashes[k]);
+            if (ample < 0 || actorOf[k] == ample) {
+                sink ^= store.touch(hashes[k]);
+            }
         }
+        if (ample >= 0) {
+            reduced++;
+            boolean revisits = add(id, depth, ample, true);
+            if (revisits && proviso) {
+                add(id, depth, ample, false);
+            }
+            return;
+        }
+        add(id, depth, -1, true);
+    }
+
+    /**
+     * Stores the batch's successors: those of actor {@code only} (all if -1) if {@code in},
+     * else the others. Returns true if one of them was already present (the cycle proviso's test).
+     */
+    private boolean add(long id, int depth, int only, boolean in) {
+        StateStore store = search.store;
         Checks checks = search.checks;
+        boolean present = false;
         for (int k = 0; k < n; k++) {
+            if (only >= 0 && (actorOf[k] == only) != in) {
+                continue;
+            }
             if (!ids.ready()) {
                 search.limit("state limit " + search.options.maxStates());
-                return;
+                return false;
             }
             System.arraycopy(batch, k * w, one, 0, w);
             long sid = store.add(one, hashes[k], ids);
             if (sid >= 0) {
                 if (!search.links.set(sid, id, k)) {
                     search.limit("memory budget");
-                    return;
+                    return false;
                 }
                 checks.onState(sid, one, depth + 1);
                 discovered(sid, one);
             } else if (sid == StateStore.FULL) {
                 search.limit("memory budget");
-                return;
+                return false;
+            } else {
+                present = true;
             }
         }
+        return present;
     }
 
     @Override
@@ -89,10 +166,12 @@ abstract class Expander implements StepSink {
         if (search.checks.steps.length > 0) {
             search.checks.onStep(curId, k, cur, actor, action, next, depth + 1);
         }
-        if ((k + 1) * w > batch.length) {
-            batch = java.util.Arrays.copyOf(batch, batch.length * 2);
+        if ((k + 1) * w > batch.length || k >= hashes.length) {
+            batch = java.util.Arrays.copyOf(batch, Math.max(batch.length, (k + 1) * w) * 2);
             hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
+            actorOf = java.util.Arrays.copyOf(actorOf, actorOf.length * 2);
         }
+        actorOf[k] = actor;
         int off = k * w;
         System.arraycopy(next, 0, batch, off, w);
         if (reduce) {

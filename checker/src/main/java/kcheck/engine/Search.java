@@ -32,6 +32,7 @@ abstract class Search {
     volatile String limitReason = "";
     volatile int depth;
     long transitions;
+    long ampleStates;
 
     Search(Model model, Options options, boolean exact) {
         this.model = model;
