@@ -102,6 +102,8 @@ final class LbRedoModel implements Model {
     private final Sched sched;
     private final LoadBalanceCall call = new LoadBalanceCall();
     private final long[] nx;
+    private final long[] keys;
+    private final long[] tmp;
 
     LbRedoModel(String variant, Params params, LoadBalance impl, LbDomain d, Set<String> selected) {
         this.variant = variant;
@@ -174,6 +176,8 @@ final class LbRedoModel implements Model {
         };
         this.sched = newSched();
         this.nx = new long[width];
+        this.keys = new long[d.remote.length];
+        this.tmp = new long[width];
         this.properties = buildProperties();
     }
 
@@ -220,6 +224,8 @@ final class LbRedoModel implements Model {
         this.properties = o.properties;
         this.sched = newSched();
         this.nx = new long[width];
+        this.keys = new long[d.remote.length];
+        this.tmp = new long[width];
     }
 
     private Sched newSched() {
@@ -486,6 +492,66 @@ final class LbRedoModel implements Model {
                 out.step(1, c * 8 + idx, nx);
             }
         }
+    }
+
+    @Override
+    public List<String> reductions() {
+        return d.symmetric ? List.of("cpu-symmetry: the CPUs outside the local group are interchangeable (same task "
+                + "patterns up to renaming, busiest chosen among all of them): states are kept with those CPUs sorted "
+                + "by (runqueue, in cpus, is busiest)") : List.of();
+    }
+
+    /**
+     * Symmetry reduction for {@link LbDomain#scenario} domains: renames the CPUs outside the local
+     * group so that their blocks (pattern, runqueue, membership in {@code env->cpus}, being
+     * busiest) are sorted. Renaming such CPUs maps runs to runs (the busiest search ranges over
+     * all of them, pulls too, and every task mask is "everywhere" or "its own CPU"), and every
+     * property and metric is invariant under it.
+     */
+    @Override
+    public void canonicalize(long[] s) {
+        int r = d.remote.length;
+        if (!d.symmetric || r < 2 || pc.getInt(s) == DONE) {
+            return;
+        }
+        int b = busiest.getInt(s) - 1;
+        long cp = cpus.get(s);
+        boolean sorted = true;
+        for (int j = 0; j < r; j++) {
+            int c = d.remote[j];
+            long key = pat[c].get(s);
+            key = key * (d.cap[c] + 1) + len[c].get(s);
+            for (int i = 0; i < d.cap[c]; i++) {
+                key = key * d.cap[c] + entry[c][i].get(s);
+            }
+            key = key * 4 + ((cp >>> c) & 1) * 2 + (c == b ? 1 : 0);
+            keys[j] = key << 6 | j;
+            if (j > 0 && keys[j] < keys[j - 1]) {
+                sorted = false;
+            }
+        }
+        if (sorted) {
+            return;
+        }
+        java.util.Arrays.sort(keys, 0, r);
+        System.arraycopy(s, 0, tmp, 0, width);
+        long newCpus = cp;
+        int newBusiest = b;
+        for (int j = 0; j < r; j++) {
+            int to = d.remote[j];
+            int from = d.remote[(int) (keys[j] & 63)];
+            pat[to].set(s, pat[from].get(tmp));
+            len[to].set(s, len[from].get(tmp));
+            for (int i = 0; i < d.cap[to]; i++) {
+                entry[to][i].set(s, entry[from][i].get(tmp));
+            }
+            newCpus = (newCpus & ~(1L << to)) | (((cp >>> from) & 1) << to);
+            if (from == b) {
+                newBusiest = to;
+            }
+        }
+        cpus.set(s, newCpus);
+        busiest.set(s, newBusiest + 1);
     }
 
     @Override
