@@ -79,7 +79,7 @@ final class CheckCommand implements Callable<Integer> {
             Report.search(out, r);
             Report.verdicts(out, r);
             Report.metrics(out, r);
-            Report.timelines(out, r, seed);
+            Report.timelines(out, r, seed, !properties.isEmpty());
             for (Map.Entry<String, Path> e : written.entrySet()) {
                 out.println("trace of " + e.getKey() + " written to " + e.getValue());
             }
@@ -97,7 +97,9 @@ final class CheckCommand implements Callable<Integer> {
         if (dir == null || !Files.isDirectory(dir)) {
             throw new UsageException("cannot write --trace-out " + traceOut + ": directory " + dir + " does not exist");
         }
-        if (!Files.isWritable(dir)) {
+        try {
+            Files.delete(Files.createTempFile(dir, ".kcheck-probe-", ".json"));
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
             throw new UsageException("cannot write --trace-out " + traceOut + ": directory " + dir + " is not writable");
         }
         if (Files.isDirectory(abs)) {
@@ -134,7 +136,7 @@ final class CheckCommand implements Callable<Integer> {
             try {
                 TraceIO.write(t, p);
             } catch (IOException e) {
-                throw new UsageException("cannot write trace " + p + ": " + e.getMessage());
+                throw new UsageException("cannot write --trace-out " + p + ": " + e.getMessage());
             }
             out.put(t.property(), p);
         }

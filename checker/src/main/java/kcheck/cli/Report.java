@@ -85,13 +85,13 @@ final class Report {
         }
     }
 
-    /** Prints the timeline of every violation, and of each metric's overall maximum. */
-    static void timelines(PrintStream out, RunResult r, Long seed) {
+    /** Prints the timeline of every violation, and (if {@code witnesses}) of each metric's overall maximum. */
+    static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses) {
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
                 out.println();
                 out.print(TimelineRenderer.render(TraceFactory.of(r.model(), p, null, seed, false, p.verdict().name())));
-            } else if (p.metric() != null) {
+            } else if (p.metric() != null && witnesses) {
                 MetricResult m = p.metric();
                 int best = best(m);
                 if (best >= 0 && m.witnesses()[best] != null && m.max()[best] > 0) {

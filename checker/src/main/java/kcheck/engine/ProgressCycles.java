@@ -14,8 +14,9 @@ import kcheck.model.Progress;
 /**
  * Non-progress cycle detection after an exhaustive search: Tarjan's strongly connected
  * components (iterative) over the stored graph restricted to steps that are not progress steps.
- * A component with a cycle is a violation; the lasso is a shortest path to the component's
- * earliest-found state and a shortest cycle through it inside the component.
+ * A component with a cycle is a violation. The lasso goes to the cyclic component whose
+ * earliest-found state (lowest BFS id, so nearest the start) is earliest of all, by a shortest
+ * path, then round a shortest cycle through that state inside the component.
  */
 final class ProgressCycles {
     private final Search search;
@@ -91,6 +92,8 @@ final class ProgressCycles {
         int sp = 0;
         int counter = 0;
         ArrayDeque<Frame> frames = new ArrayDeque<>();
+        int bestStem = Integer.MAX_VALUE;
+        BitSet bestMembers = null;
         for (int root = 0; root < n; root++) {
             if (index[root] != 0) {
                 continue;
@@ -133,8 +136,9 @@ final class ProgressCycles {
                     for (long s : f.succ.ids) {
                         selfLoop |= s == v;
                     }
-                    if (size > 1 || selfLoop) {
-                        return new Lasso(min, cycle(min, members, p));
+                    if ((size > 1 || selfLoop) && min < bestStem) {
+                        bestStem = min;
+                        bestMembers = members;
                     }
                 }
                 frames.pop();
@@ -144,7 +148,7 @@ final class ProgressCycles {
                 }
             }
         }
-        return null;
+        return bestMembers == null ? null : new Lasso(bestStem, cycle(bestStem, bestMembers, p));
     }
 
     /** A shortest cycle from {@code start} back to itself inside {@code members}, as ordinals. */

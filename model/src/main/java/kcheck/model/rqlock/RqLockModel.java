@@ -340,8 +340,7 @@ final class RqLockModel implements Model {
 
     @Override
     public List<String> reductions() {
-        return ticket ? List.of("ticket-shift: each lock's ticket counters are stored relative to its owner counter "
-                + "(behaviour depends only on differences: a bisimulation)") : List.of();
+        return ticket ? List.of("ticket-shift (ticket counters kept relative to owner: a bisimulation)") : List.of();
     }
 
     @Override

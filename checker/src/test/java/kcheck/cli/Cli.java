@@ -1,0 +1,34 @@
+package kcheck.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs the CLI in-process, capturing stdout and stderr. */
+final class Cli {
+    final int exit;
+    final String out;
+    final String err;
+
+    private Cli(int exit, String out, String err) {
+        this.exit = exit;
+        this.out = out;
+        this.err = err;
+    }
+
+    static synchronized Cli run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            int code = Main.run(args);
+            return new Cli(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+}

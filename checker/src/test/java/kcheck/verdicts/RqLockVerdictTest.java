@@ -1,0 +1,129 @@
+package kcheck.verdicts;
+
+import static kcheck.verdicts.Checks.params;
+import static kcheck.verdicts.Checks.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import kcheck.engine.Engine;
+import kcheck.engine.Options;
+import kcheck.engine.RawTrace;
+import kcheck.engine.RunResult;
+import kcheck.engine.Verdict;
+import kcheck.model.Model;
+
+/** The verdicts of KERNEL.md section 1, computed by the engine. */
+class RqLockVerdictTest {
+    private static final String[] SAFETY = {"mutual-exclusion", "deadlock-free", "holds-both-on-return", "return-contract"};
+
+    @ParameterizedTest(name = "{0} {1} cpus={2} rounds={3}")
+    @CsvSource({
+        "before, ticket, 2, 2", "before, ticket, 3, 2",
+        "after, ticket, 2, 2", "after, ticket, 3, 2",
+        "after, tas, 2, 2", "after, tas, 3, 1"})
+    void safetyPropertiesHoldOnBothVariantsAndLockKinds(String variant, String lock, int cpus, int rounds) {
+        RunResult r = run("rq-lock", variant, params("cpus", "" + cpus, "rounds", "" + rounds, "lock", lock), SAFETY);
+        assertThat(r.stats().complete()).isTrue();
+        for (String p : SAFETY) {
+            assertThat(r.property(p).verdict()).as(p).isEqualTo(Verdict.HOLDS);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1} cpus={2}: {3}")
+    @CsvSource({
+        "before, ticket, 2, VIOLATED", "before, ticket, 3, VIOLATED",
+        "after, ticket, 2, HOLDS", "after, ticket, 3, HOLDS", "after, ticket, 4, HOLDS",
+        "after, tas, 2, VIOLATED", "after, tas, 3, VIOLATED"})
+    void fifoEntryVerdictsMatchKernelMd(String variant, String lock, int cpus, Verdict expected) {
+        RunResult r = run("rq-lock", variant, params("cpus", "" + cpus, "lock", lock), "fifo-entry");
+        assertThat(r.property("fifo-entry").verdict()).isEqualTo(expected);
+    }
+
+    @Test
+    void unfairVariantLetsCpu0JumpTheQueueExactlyAsInThePost() {
+        RunResult r = run("rq-lock", "before", params("cpus", "2"), "fifo-entry");
+        RawTrace t = r.property("fifo-entry").trace();
+        Model m = r.model();
+        List<String> steps = new ArrayList<>();
+        for (int i = 0; i < t.length(); i++) {
+            steps.add(m.actors().get(t.actors()[i]) + ": " + m.describe(t.actors()[i], t.actions()[i]).label());
+        }
+        assertThat(steps).containsSubsequence(
+                "CPU 0: spin_lock(rq[0]): ticket served",
+                "CPU 1: double_lock_balance(this_rq=rq[1], busiest=rq[0])",
+                "CPU 1: spin_trylock(rq[0]) = 0",
+                "CPU 1: spin_unlock(rq[1])",
+                "CPU 1: spin_lock(rq[0]): take ticket",
+                "CPU 0: double_lock_balance(this_rq=rq[0], busiest=rq[1])");
+        assertThat(steps.get(steps.size() - 1)).isEqualTo("CPU 0: spin_trylock(rq[1]) = 1 \u2192 double_lock_balance returns 0");
+        assertThat(r.property("fifo-entry").message()).contains("CPU 0 returns").contains("CPU 1");
+    }
+
+    @ParameterizedTest(name = "{0} breaks {1}")
+    @CsvSource({
+        "mutant-returns-zero, return-contract",
+        "mutant-skips-relock, holds-both-on-return",
+        "mutant-unordered, deadlock-free",
+        "mutant-unlocks-this, mutual-exclusion"})
+    void eachSafetyPropertyCatchesItsSeededMutant(String mutant, String property) {
+        RunResult r = run("rq-lock", mutant, params("cpus", "3"), property);
+        assertThat(r.property(property).verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(r.property(property).trace()).isNotNull();
+    }
+
+    @Test
+    void overtakeIsZeroForEveryCpuOnlyWithTheFairPatchAndTicketLocks() {
+        Map<String, String> p = params("cpus", "3", "rounds", "2");
+        assertThat(run("rq-lock", "after", p, "overtake").property("overtake").metric().max()).containsOnly(0L);
+        assertThat(run("rq-lock", "before", p, "overtake").property("overtake").metric().max()).contains(1L);
+        Map<String, String> tas = params("cpus", "3", "rounds", "2", "lock", "tas");
+        assertThat(run("rq-lock", "after", tas, "overtake").property("overtake").metric().overall()).isGreaterThan(1L);
+    }
+
+    @Test
+    void bypassAsKernelMdDefinesItSaturatesOnBothVariants() {
+        for (String v : List.of("before", "after")) {
+            RunResult r = run("rq-lock", v, params("cpus", "3", "rounds", "2"), "bypass");
+            assertThat(r.property("bypass").metric().max()).as(v).containsOnly(4L);
+        }
+    }
+
+    @Test
+    void ticketShiftReductionKeepsEveryVerdictAndShrinksTheStateSpace() {
+        for (String v : List.of("before", "after")) {
+            String[] all = {"mutual-exclusion", "deadlock-free", "holds-both-on-return", "return-contract", "fifo-entry",
+                "bypass", "overtake"};
+            Model m = Checks.model("rq-lock", v, params("cpus", "3", "rounds", "2"), all);
+            RunResult on = Engine.check(m, Options.defaults().withWorkers(1));
+            RunResult off = Engine.check(m, Options.defaults().withWorkers(1).withReductions(false));
+            for (String p : all) {
+                assertThat(on.property(p).verdict()).as(v + " " + p).isEqualTo(off.property(p).verdict());
+                if (on.property(p).metric() != null) {
+                    assertThat(on.property(p).metric().max()).isEqualTo(off.property(p).metric().max());
+                }
+                if (on.property(p).trace() != null) {
+                    assertThat(on.property(p).trace().length()).isEqualTo(off.property(p).trace().length());
+                }
+            }
+            assertThat(on.stats().states()).isLessThan(off.stats().states());
+        }
+    }
+
+    @Test
+    void parallelAndSequentialSearchesAgree() {
+        Model m = Checks.model("rq-lock", "before", params("cpus", "3", "rounds", "2"), "mutual-exclusion", "fifo-entry");
+        RunResult one = Engine.check(m, Options.defaults().withWorkers(1));
+        RunResult two = Engine.check(m, Options.defaults().withWorkers(2));
+        assertThat(two.property("fifo-entry").trace().length()).isEqualTo(one.property("fifo-entry").trace().length());
+        Model all = Checks.model("rq-lock", "after", params("cpus", "3", "rounds", "2"), "mutual-exclusion");
+        assertThat(Engine.check(all, Options.defaults().withWorkers(2)).stats().states())
+                .isEqualTo(Engine.check(all, Options.defaults().withWorkers(1)).stats().states());
+    }
+}

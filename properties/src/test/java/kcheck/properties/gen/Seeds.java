@@ -1,0 +1,28 @@
+package kcheck.properties.gen;
+
+/**
+ * Where every random choice of the property suites comes from: {@code -Dkcheck.seed=S} (or the
+ * environment variable {@code KCHECK_SEED}) if given, else a fresh seed. The seed in use is
+ * printed, so a failure can be reproduced by passing it back.
+ */
+public final class Seeds {
+    private Seeds() {
+    }
+
+    /** The base seed of this run, printed once per suite with the suite's name. */
+    public static long seed(String suite) {
+        String given = System.getProperty("kcheck.seed", System.getenv("KCHECK_SEED"));
+        long seed;
+        if (given != null && !given.isBlank()) {
+            try {
+                seed = Long.parseLong(given.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("kcheck.seed must be a long, got '" + given + "'");
+            }
+        } else {
+            seed = System.nanoTime() ^ 0x5DEECE66DL;
+        }
+        System.out.println("[" + suite + "] seed " + seed + " (repeat with -Dkcheck.seed=" + seed + ")");
+        return seed;
+    }
+}
