@@ -70,7 +70,8 @@ public final class LbRedoFactory implements ModelFactory {
         IMPLS.put("mutant-no-loop-reset", LbRedoMutants.NoLoopReset::new);
     }
 
-    private static final List<String> PULLS = List.of("auto", "0", "1", "2", "3", "4", "5", "6", "7", "8");
+    private static final List<String> PULLS = java.util.stream.Stream.concat(java.util.stream.Stream.of("auto"),
+            java.util.stream.IntStream.rangeClosed(0, 16).mapToObj(Integer::toString)).toList();
 
     @Override
     public String name() {
