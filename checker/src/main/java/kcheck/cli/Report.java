@@ -58,7 +58,9 @@ final class Report {
                     ? (p.trace().loopStart() >= 0 ? "lasso: " + p.trace().loopStart() + "-step stem, "
                     + (p.trace().length() - p.trace().loopStart()) + "-step cycle"
                     : (r.stats().strategy() == kcheck.engine.Strategy.BFS ? "shortest trace " : "trace ")
-                    + p.trace().length() + " steps")
+                    + p.trace().length() + " steps"
+                    + (p.trace().before() >= 0 ? " (random walk of " + p.trace().before() + " steps, minimised to "
+                    + p.trace().length() + ")" : ""))
                     : p.message();
             out.printf(Locale.ROOT, "  %-" + w + "s  %-10s  %s%n", p.id(), p.verdict(), extra);
         }

@@ -200,6 +200,17 @@ final class RandomWalk {
 
     /** Re-executes steps by (actor, action); null if one is not enabled. */
     private List<long[]> replay(int init, List<int[]> steps) {
+        List<int[]> executed = new ArrayList<>();
+        List<long[]> states = replayLenient(init, steps, executed);
+        return executed.size() == steps.size() ? states : null;
+    }
+
+    /**
+     * Re-executes steps by (actor, action), skipping those not enabled where they come (so that
+     * removing one step of an actor drops its now-impossible later steps instead of failing the
+     * whole candidate); {@code executed} receives the steps taken.
+     */
+    private List<long[]> replayLenient(int init, List<int[]> steps, List<int[]> executed) {
         long[] cur = initial.get(init).clone();
         List<long[]> states = new ArrayList<>(List.of(cur));
         for (int[] st : steps) {
@@ -210,10 +221,11 @@ final class RandomWalk {
                 }
             });
             if (found[0] == null) {
-                return null;
+                continue;
             }
             cur = found[0];
             states.add(cur);
+            executed.add(st);
         }
         return states;
     }
@@ -226,6 +238,9 @@ final class RandomWalk {
         }
         int before = steps.size();
         List<int[]> min = DeltaDebug.minimise(steps, cand -> violatesAtEnd(i, init, cand));
+        List<int[]> executed = new ArrayList<>();
+        replayLenient(init, min, executed);
+        min = executed;
         List<long[]> states = replay(init, min);
         int n = min.size();
         String m = explain(i, states, min, msg);
@@ -233,11 +248,9 @@ final class RandomWalk {
                 -1, n, m, before);
     }
 
-    private boolean violatesAtEnd(int i, int init, List<int[]> steps) {
-        List<long[]> states = replay(init, steps);
-        if (states == null) {
-            return false;
-        }
+    private boolean violatesAtEnd(int i, int init, List<int[]> candidate) {
+        List<int[]> steps = new ArrayList<>();
+        List<long[]> states = replayLenient(init, candidate, steps);
         long[] last = states.get(states.size() - 1);
         Property p = props.get(i);
         if (p instanceof Invariant inv) {
