@@ -606,16 +606,17 @@ final class LbRedoModel implements Model {
                 out.field(0, "env.redo_cnt", redoCnt.get(s) + " (redo_max " + redoMax.get(s) + ")");
             }
         }
-        if (trackRedos) {
+        /* monitors (0 before the call starts: not shown there, so a trace's first state does not depend on them) */
+        if (trackRedos && at != ENTRY) {
             out.field(0, "redos", Long.toString(redos.get(s)));
         }
-        if (trackPasses) {
+        if (trackPasses && at != ENTRY) {
             out.field(0, "stat passes", Long.toString(passes.get(s)));
         }
-        if (trackWork) {
+        if (trackWork && at != ENTRY) {
             out.field(0, "stat work", work.get(s) + " CPU visits");
         }
-        if (trackSpurious) {
+        if (trackSpurious && at != ENTRY) {
             out.field(0, "spurious redos", Long.toString(spurious.get(s)));
         }
         if (trackPass && at != DONE && at != ENTRY && at != REDO) {
