@@ -49,6 +49,8 @@ class LbRedoGeneratedDomainProperties {
         if (r.nextInt(4) == 0) {
             active = (r.nextLong() | 1L) & span;
         }
+        /* how many tasks are pinned away from CPU 0: none, some, ..., all (all: long redo chains) */
+        int pinnedQuarters = r.nextInt(5);
         long[][] rq = new long[n][];
         for (int c = 0; c < n; c++) {
             if (groupOf[c] == groupOf[0]) {
@@ -56,12 +58,13 @@ class LbRedoGeneratedDomainProperties {
             }
             rq[c] = new long[r.nextInt(5)];
             for (int i = 0; i < rq[c].length; i++) {
-                long mask = switch (r.nextInt(4)) {
-                    case 0 -> span;                           // runs anywhere
-                    case 1 -> span & ~1L;                     // anywhere but the balancing CPU
-                    case 2 -> 1L << c;                        // bound to its CPU
+                boolean awayFromDst = r.nextInt(4) < pinnedQuarters;
+                long mask = switch (r.nextInt(3)) {
+                    case 0 -> span;                           // anywhere (but CPU 0 if pinned away)
+                    case 1 -> 1L << c;                        // bound to its CPU
                     default -> r.nextLong() & span;           // anything
                 };
+                mask = awayFromDst ? mask & ~1L : mask | 1L;
                 rq[c][i] = mask | (1L << c);                  // a task may always run where it is
             }
         }
@@ -90,13 +93,13 @@ class LbRedoGeneratedDomainProperties {
     void everyVariantTerminatesWithinTheBoundOnGeneratedDomainsUpTo64Cpus() {
         long seed = Seeds.seed("lb-redo terminates");
         SplittableRandom r = new SplittableRandom(seed);
-        for (int i = 0; i < 24; i++) {
+        for (int i = 0; i < 40; i++) {
             LbDomain d = domain(r, 2, 64, 4);
             for (String variant : List.of("before", "rfc", "after")) {
                 Model m = model(variant, d, "terminates");
                 SequenceProperty.of("terminates " + variant + " domain " + i + " (" + d.description() + ")",
                                 Gens.ints(0, 1 << 20), 20, 300)
-                        .seed(seed + i).examples(8)
+                        .seed(seed + i).examples(20)
                         .check(choices -> Schedules.run(m, choices));
             }
         }
@@ -106,12 +109,12 @@ class LbRedoGeneratedDomainProperties {
     void afterNeverRedoesSpuriouslyOnGeneratedDomainsUpTo64Cpus() {
         long seed = Seeds.seed("lb-redo after no-spurious-redo");
         SplittableRandom r = new SplittableRandom(seed);
-        for (int i = 0; i < 24; i++) {
+        for (int i = 0; i < 40; i++) {
             LbDomain d = domain(r, 2, 64, 4);
             Model m = model("after", d, "no-spurious-redo", "all-pinned-sound");
             SequenceProperty.of("no-spurious-redo after domain " + i + " (" + d.description() + ")",
                             Gens.ints(0, 1 << 20), 20, 300)
-                    .seed(seed + i).examples(12)
+                    .seed(seed + i).examples(30)
                     .check(choices -> Schedules.run(m, choices));
         }
     }
