@@ -34,6 +34,7 @@ class LbRedoVerdictTest {
     /** KERNEL.md section 4: property -> expected verdict for before, rfc, after. */
     private static final Map<String, Verdict[]> EXPECTED = Map.of(
             "terminates", new Verdict[] {Verdict.HOLDS, Verdict.HOLDS, Verdict.HOLDS},
+            "call-returns", new Verdict[] {Verdict.HOLDS, Verdict.HOLDS, Verdict.HOLDS},
             "all-pinned-sound", new Verdict[] {Verdict.VIOLATED, Verdict.VIOLATED, Verdict.HOLDS},
             "no-spurious-redo", new Verdict[] {Verdict.VIOLATED, Verdict.HOLDS, Verdict.HOLDS},
             "pinned-redo-kept", new Verdict[] {Verdict.HOLDS, Verdict.VIOLATED, Verdict.HOLDS});
@@ -119,6 +120,17 @@ class LbRedoVerdictTest {
         RunResult r = run("mutant-keeps-busiest", params("scenario", "pinned"), "terminates");
         assertThat(r.property("terminates").verdict()).isEqualTo(Verdict.VIOLATED);
         assertThat(r.property("terminates").message()).contains("more than |cpus0 \\ local group| - 1 = 1");
+    }
+
+    @Test
+    void mutantKeepingBusiestInCpusLoopsForEverThroughRedo() {
+        RunResult r = run("mutant-keeps-busiest", params("scenario", "pinned"), "call-returns");
+        PropertyResult p = r.property("call-returns");
+        assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(p.trace().loopStart()).isGreaterThanOrEqualTo(0);
+        List<String> labels = labels(r.model(), p);
+        assertThat(labels.subList(p.trace().loopStart(), labels.size())).contains("goto redo")
+                .anyMatch(l -> l.startsWith("redo: find_busiest_queue = CPU"));
     }
 
     @Test

@@ -30,6 +30,8 @@ public final class LbRedoFactory implements ModelFactory {
     static {
         prop("terminates", Kind.STEP, "redos per call <= |cpus0 \\ local group| - 1 (so <= |cpus0| - 1), "
                 + "and env->cpus only shrinks");
+        prop("call-returns", Kind.PROGRESS, "every load_balance call returns: no reachable cycle (CPU 0 never loops "
+                + "through redo or more_balance for ever)");
         prop("all-pinned-sound", Kind.STEP, "whenever the LBF_ALL_PINNED branch is taken, at least one task of busiest "
                 + "was examined by can_migrate_task");
         prop("no-spurious-redo", Kind.STEP, "a redo happens only after at least one task of busiest was examined and "

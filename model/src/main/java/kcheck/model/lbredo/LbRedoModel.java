@@ -24,6 +24,7 @@ import kcheck.model.Layout;
 import kcheck.model.Metric;
 import kcheck.model.Model;
 import kcheck.model.Params;
+import kcheck.model.Progress;
 import kcheck.model.Property;
 import kcheck.model.StateSink;
 import kcheck.model.StepInfo;
@@ -675,8 +676,8 @@ final class LbRedoModel implements Model {
 
     private List<Property> buildProperties() {
         List<Property> out = new ArrayList<>();
-        for (Property p : List.of(new Terminates(), new AllPinnedSound(), new NoSpuriousRedo(), new PinnedRedoKept(),
-                new Redos(), new StatPasses(), new SpuriousRedos(), new StatWork())) {
+        for (Property p : List.of(new Terminates(), new CallReturns(), new AllPinnedSound(), new NoSpuriousRedo(),
+                new PinnedRedoKept(), new Redos(), new StatPasses(), new SpuriousRedos(), new StatWork())) {
             if (selected.contains(p.id())) {
                 out.add(p);
             }
@@ -737,6 +738,21 @@ final class LbRedoModel implements Model {
                         + bound;
             }
             return "env->cpus grows from " + cpuList(cpus.get(from)) + " to " + cpuList(cpus.get(to));
+        }
+    }
+
+    /**
+     * {@code call-returns}: no step is a progress step, so any reachable cycle is a violation. Pulls
+     * are finite, so a cycle is CPU 0 looping inside one call (redo or more_balance) for ever.
+     */
+    final class CallReturns extends Progress {
+        CallReturns() {
+            super("call-returns", LbRedoFactory.describe("call-returns"));
+        }
+
+        @Override
+        public boolean isProgress(long[] from, int actor, int action, long[] to) {
+            return false;
         }
     }
 
