@@ -305,9 +305,6 @@ final class LbRedoModel implements Model {
                     entry[c][i].set(s, i);
                 }
             }
-            if (trackPass) {
-                allAffine.set(s, 1);
-            }
             out.state(s);
             /* next choice: sorted (non-decreasing) sequences if symmetric, else all */
             int j = r - 1;
