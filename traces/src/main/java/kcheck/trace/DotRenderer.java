@@ -12,7 +12,7 @@ public final class DotRenderer {
         StringBuilder b = new StringBuilder();
         b.append("digraph kcheck {\n");
         b.append("  label=\"").append(esc(t.model() + " / " + t.variant() + " / " + t.property() + ": " + t.verdict()))
-                .append("\\n").append(esc(t.message())).append("\";\n");
+                .append("\\n").append(esc(java.util.Objects.toString(t.message(), ""))).append("\";\n");
         b.append("  labelloc=t; rankdir=TB; node [shape=box, fontname=\"monospace\", fontsize=10];\n");
         b.append("  edge [fontname=\"monospace\", fontsize=10];\n");
         b.append("  s0 [label=\"initial state\", style=rounded];\n");
