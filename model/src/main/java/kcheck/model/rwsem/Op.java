@@ -7,12 +7,12 @@ package kcheck.model.rwsem;
  * {@code wait_lock}: it runs inside the step before the next visible operation.
  */
 enum Op {
-    COUNT_READ(true, Outcome.COUNT, "count"),
+    COUNT_READ(true, Outcome.COUNT, "load count"),
     COUNT_ADD_RETURN(true, Outcome.COUNT, "count %s"),
     COUNT_FETCH_ADD(true, Outcome.COUNT, "fetch_add: count %s"),
     COUNT_ADD(true, Outcome.COUNT, "count %s"),
     COUNT_CMPXCHG(true, Outcome.COUNT, "cmpxchg count %s -> %s"),
-    OWNER_READ(true, Outcome.OWNER, "owner"),
+    OWNER_READ(true, Outcome.OWNER, "load owner"),
     OWNER_WRITE(true, Outcome.NONE, "owner = %s"),
     ON_CPU(true, Outcome.BOOL, "%s->on_cpu"),
     OSQ_LOCK(true, Outcome.BOOL, "osq_lock"),

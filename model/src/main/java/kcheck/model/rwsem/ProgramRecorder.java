@@ -100,7 +100,7 @@ final class ProgramRecorder {
     /* ---------------- one node of the recorded graph ---------------- */
 
     /** Where the code stopped: the operation it was about to perform and what identifies the place. */
-    private record Capture(String key, Op op, long arg0, long arg1, int attrs, String function, String cite) {
+    private record Capture(String key, Op op, long arg0, long arg1, int attrs, String function, String cite, String site) {
     }
 
     private static final class RNode {
@@ -116,9 +116,9 @@ final class ProgramRecorder {
         }
     }
 
-    private static final Capture END = new Capture("END", Op.END, 0, 0, 0, "", "");
+    private static final Capture END = new Capture("END", Op.END, 0, 0, 0, "", "", "");
     /** The outcome leads the code into undefined behaviour (e.g. dereferencing RWSEM_READER_OWNED): it cannot happen. */
-    private static final Capture UNDEFINED = new Capture("UNDEFINED", Op.END, 0, 0, 0, "", "");
+    private static final Capture UNDEFINED = new Capture("UNDEFINED", Op.END, 0, 0, 0, "", "", "");
 
     /* ---------------- exploration ---------------- */
 
@@ -189,10 +189,14 @@ final class ProgramRecorder {
     }
 
     /** Runs the task's workload from the start, answering operations from {@code script}. */
+    /** The workload of the run in progress (its round counter is part of the program position). */
+    private Workload workload;
+
     private Capture run(int[] script) {
         resetFields();
         RecordingSem sem = new RecordingSem(script);
         Workload w = new Workload();
+        workload = w;
         try {
             if (writer) {
                 w.writer(impl, sem, rounds);
@@ -203,7 +207,8 @@ final class ProgramRecorder {
             return s.capture;
         }
         if (sem.pos != script.length) {
-            throw new IllegalStateException("script not consumed");
+            throw new ModelInputException(what + ": the code finished before the recorded program did: a value used"
+                    + " after an atomic step must be kept in a @FrameLocal field");
         }
         return END;
     }
@@ -293,7 +298,7 @@ final class ProgramRecorder {
         Map<String, Integer> ids = new HashMap<>();
         for (RNode x : nodes) {
             Capture c = x.c;
-            String k = c.op() + "|" + c.arg0() + "|" + c.arg1() + "|" + c.attrs() + "|" + c.function() + "|" + c.cite();
+            String k = c.op() + "|" + c.arg0() + "|" + c.arg1() + "|" + c.attrs() + "|" + c.function() + "|" + c.cite() + "|" + c.site();
             cls[x.id] = ids.computeIfAbsent(k, z -> ids.size());
         }
         int classes = ids.size();
@@ -343,6 +348,7 @@ final class ProgramRecorder {
         Arrays.fill(edges, -1);
         String[] function = new String[count];
         String[] cite = new String[count];
+        String[] site = new String[count];
         for (int i = 0; i < count; i++) {
             RNode x = rep[i];
             op[i] = x.c.op();
@@ -351,11 +357,12 @@ final class ProgramRecorder {
             attrs[i] = x.c.attrs();
             function[i] = x.c.function();
             cite[i] = x.c.cite();
+            site[i] = x.c.site();
             for (int o = 0; o < x.edges.length; o++) {
                 edges[i * slots + o] = x.edges[o] < 0 ? -1 : order[cls[x.edges[o]]];
             }
         }
-        return new TaskProgram(0, slots, op, a0, a1, attrs, edges, function, cite);
+        return new TaskProgram(0, slots, op, a0, a1, attrs, edges, function, cite, site);
     }
 
     /* ---------------- the recording RwSem ---------------- */
@@ -394,6 +401,7 @@ final class ProgramRecorder {
         private Capture capture(Op op, long arg0, long arg1) {
             StringBuilder stack = new StringBuilder(256);
             List<Kernel> kernels = new ArrayList<>(8);
+            String[] site = {null};
             WALKER.walk(frames -> {
                 java.util.Iterator<StackWalker.StackFrame> it = frames.iterator();
                 while (it.hasNext()) {
@@ -406,6 +414,9 @@ final class ProgramRecorder {
                         break;
                     }
                     stack.append(c.getName()).append('.').append(f.getMethodName()).append('@').append(f.getByteCodeIndex()).append(';');
+                    if (site[0] == null) {
+                        site[0] = f.getFileName() + ":" + f.getLineNumber();
+                    }
                     Kernel k = kernelOf(f);
                     if (k != null) {
                         kernels.add(k);
@@ -425,7 +436,8 @@ final class ProgramRecorder {
                 }
             }
             StringBuilder key = new StringBuilder(stack.length() + 64);
-            key.append(op).append('|').append(arg0).append('|').append(arg1).append('|').append(attrs).append('|').append(stack).append('|');
+            key.append(op).append('|').append(arg0).append('|').append(arg1).append('|').append(attrs).append('|').append(stack).append('|')
+                    .append("round=").append(workload.round).append(',');
             try {
                 for (int i = 0; i < fields.size(); i++) {
                     if (!inScope(scopes.get(i), functions)) {
@@ -442,8 +454,14 @@ final class ProgramRecorder {
             if (known != null) {
                 return nodes.get(known).c;
             }
-            String function = kernels.isEmpty() ? "" : kernels.get(0).function();
-            return new Capture(k, op, arg0, arg1, attrs, function, KernelCitations.render(kernels));
+            String function = "";
+            for (Kernel kn : kernels) {
+                if (!kn.function().startsWith("rwsem_atomic_")) {      /* name the caller of the count helpers */
+                    function = kn.function();
+                    break;
+                }
+            }
+            return new Capture(k, op, arg0, arg1, attrs, function, KernelCitations.render(kernels), site[0]);
         }
 
         private void requireWaitLock(String what) {

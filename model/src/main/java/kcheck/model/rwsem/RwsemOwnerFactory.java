@@ -43,8 +43,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
         prop("spin-on-running-writer", Kind.STEP, "whenever rwsem_can_spin_on_owner finds need_resched clear and loads"
                 + " owner == NULL while another writer holds the write lock (count step done, set_owner not yet) and is on"
                 + " a CPU, it returns true");
-        prop("wasted-spins", Kind.METRIC, "per spin (osq hold): the spinner's unqueued write-trylock loads of count on a"
-                + " lock held by readers only, split by whether those readers have made their owner store (3 = 3 or more)");
+        prop("wasted-spins", Kind.METRIC, "the spinner's unqueued write-trylock loads of count on a lock held by readers"
+                + " only, counted from the readers' 0 -> 1 and the osq take: all of them, and those made once every such"
+                + " reader made its owner store (KERNEL.md's count); 3 = 3 or more (unbounded)");
         prop("missed-spins", Kind.METRIC, "per write-lock hold: writers whose rwsem_can_spin_on_owner returned false"
                 + " (need_resched clear) while the holder was a running writer that had not set owner yet, by the owner"
                 + " they loaded (NULL, or a stale READER_OWNED)");

@@ -50,7 +50,7 @@ import kcheck.model.StepSink;
  * is indistinguishable from a preempted one (nothing reads a reader's {@code on_cpu}).
  */
 final class RwsemOwnerModel implements Model {
-    static final String[] COMPONENTS_WASTED = {"readers settled", "reader mid-acquire"};
+    static final String[] COMPONENTS_WASTED = {"reader-held", "reader-held, owner stored"};
     static final String[] COMPONENTS_MISSED = {"owner NULL", "stale READER_OWNED"};
     private static final int PREEMPT = 0;
     private static final int RUN_AGAIN = 1;
@@ -84,9 +84,10 @@ final class RwsemOwnerModel implements Model {
     private final Layout.Field[] resched;
     private final Layout.Field[] obsNull;
     private final Layout.Field[] obsRo;
+    /** Trylock loads on a lock held by settled readers since the last reset (KERNEL.md's count). */
     private final Layout.Field k2;
-    private final Layout.Field wastedSettled;
-    private final Layout.Field wastedMid;
+    /** The same without the settled clause. */
+    private final Layout.Field wastedAll;
     private final Layout.Field missedNull;
     private final Layout.Field missedRo;
     private final int width;
@@ -143,9 +144,8 @@ final class RwsemOwnerModel implements Model {
             obsNull[w] = layout.field(canSpinMonitor ? 1 : 0);
             obsRo[w] = layout.field(canSpinMonitor ? 1 : 0);
         }
-        k2 = layout.fieldFor(k2Monitor ? SPIN_CAP : 0);
-        wastedSettled = layout.fieldFor(wastedMonitor ? SPIN_CAP : 0);
-        wastedMid = layout.fieldFor(wastedMonitor ? SPIN_CAP : 0);
+        k2 = layout.fieldFor(k2Monitor || wastedMonitor ? SPIN_CAP : 0);
+        wastedAll = layout.fieldFor(wastedMonitor ? SPIN_CAP : 0);
         missedNull = layout.fieldFor(missedMonitor ? Math.max(1, nw - 1) : 0);
         missedRo = layout.fieldFor(missedMonitor ? Math.max(1, nw - 1) : 0);
         width = layout.words();
@@ -184,8 +184,7 @@ final class RwsemOwnerModel implements Model {
         this.obsNull = m.obsNull;
         this.obsRo = m.obsRo;
         this.k2 = m.k2;
-        this.wastedSettled = m.wastedSettled;
-        this.wastedMid = m.wastedMid;
+        this.wastedAll = m.wastedAll;
         this.missedNull = m.missedNull;
         this.missedRo = m.missedRo;
         this.width = m.width;
@@ -434,8 +433,9 @@ final class RwsemOwnerModel implements Model {
                 spinMonitor(s, t, p, o);
             }
         }
-        if (k2Monitor && readersHolding(s) == 0 && readersHolding(nx) > 0) {
+        if ((k2Monitor || wastedMonitor) && readersHolding(s) == 0 && readersHolding(nx) > 0) {
             k2.set(nx, 0);
+            wastedAll.set(nx, 0);
         }
         if (missedMonitor && writersHolding(s) > 0 && writersHolding(nx) == 0) {
             missedNull.set(nx, 0);
@@ -479,8 +479,7 @@ final class RwsemOwnerModel implements Model {
         TaskProgram tp = prog[t];
         if (tp.op[p] == Op.OSQ_LOCK && o == 1) {
             k2.set(nx, 0);
-            wastedSettled.set(nx, 0);
-            wastedMid.set(nx, 0);
+            wastedAll.set(nx, 0);
             return;
         }
         if (tp.op[p] != Op.COUNT_READ || !tp.has(p, OSQ) || !tp.has(p, IN_TRYLOCK_UNQUEUED)) {
@@ -489,12 +488,9 @@ final class RwsemOwnerModel implements Model {
         if (readersHolding(s) == 0 || writersHolding(s) > 0) {
             return;
         }
-        boolean settled = readersSettled(s);
-        if (settled) {
+        bump(wastedAll);
+        if (readersSettled(s)) {
             bump(k2);
-            bump(wastedSettled);
-        } else {
-            bump(wastedMid);
         }
     }
 
@@ -759,7 +755,7 @@ final class RwsemOwnerModel implements Model {
         for (int t = 0; t < n; t++) {
             TaskProgram tp = prog[t];
             int p = pc[t].getInt(s);
-            String at = tp.op[p] == Op.END ? "done" : tp.describe(p, dom);
+            String at = tp.op[p] == Op.END ? "done" : tp.describe(p, dom) + " (" + tp.site[p] + ")";
             out.field(t, name(t) + ".at", (heldBy(s, t) ? "[holds] " : "") + at);
             int q = qpos[t].getInt(s);
             if (q > 0) {
@@ -786,11 +782,11 @@ final class RwsemOwnerModel implements Model {
         out.field(FieldSink.SHARED, "wait_lock", wl < 0 ? "free" : actors().get(wl));
         int osq = osqHolder(s);
         out.field(FieldSink.SHARED, "osq", osq < 0 ? "free" : actors().get(osq));
-        if (k2Monitor) {
+        if (k2Monitor || wastedMonitor) {
             out.field(FieldSink.SHARED, "spins-on-readers", Long.toString(k2.get(s)));
         }
         if (wastedMonitor) {
-            out.field(FieldSink.SHARED, "wasted", wastedSettled.get(s) + "/" + wastedMid.get(s));
+            out.field(FieldSink.SHARED, "spins-on-readers-strict", Long.toString(wastedAll.get(s)));
         }
         if (missedMonitor) {
             out.field(FieldSink.SHARED, "missed", missedNull.get(s) + "/" + missedRo.get(s));
@@ -937,7 +933,11 @@ final class RwsemOwnerModel implements Model {
         }
     }
 
-    /** {@code wasted-spins}: the spinner's unqueued trylock loads of count on a reader-held lock, per spin. */
+    /**
+     * {@code wasted-spins}: the spinner's unqueued trylock loads of count on a lock held by
+     * readers only, since the readers took it (or the spinner took the osq): all of them, and
+     * those made after every such reader stored its owner marker.
+     */
     final class WastedSpins extends Metric {
         WastedSpins() {
             super("wasted-spins", RwsemOwnerFactory.describe("wasted-spins"));
@@ -955,7 +955,7 @@ final class RwsemOwnerModel implements Model {
 
         @Override
         public long value(long[] s, int c) {
-            return c == 0 ? wastedSettled.get(s) : wastedMid.get(s);
+            return c == 0 ? wastedAll.get(s) : k2.get(s);
         }
     }
 

@@ -48,8 +48,11 @@ final class TaskProgram {
     final String[] function;
     /** Kernel citation of the node: function (file, version) and its callers. */
     final String[] cite;
+    /** Where the reference code makes the call, e.g. {@code RwsemV48.java:312}. */
+    final String[] site;
 
-    TaskProgram(int root, int slots, Op[] op, long[] arg0, long[] arg1, int[] attrs, int[] edges, String[] function, String[] cite) {
+    TaskProgram(int root, int slots, Op[] op, long[] arg0, long[] arg1, int[] attrs, int[] edges, String[] function, String[] cite,
+                String[] site) {
         this.size = op.length;
         this.root = root;
         this.slots = slots;
@@ -60,6 +63,7 @@ final class TaskProgram {
         this.edges = edges;
         this.function = function;
         this.cite = cite;
+        this.site = site;
         deriveOwnerStorePending();
         deriveReschedLive();
     }
