@@ -137,10 +137,22 @@ final class TaskProgram {
         };
     }
 
-    /** {@code "+= WB+1"} or {@code "-= 1"}: the delta as a count value, with the sign outside. */
-    private static String signed(long delta) {
-        return RwsemCount.waiting(delta) >= 0 && RwsemCount.active(delta) >= 0 && RwsemCount.active(delta) < 1 << 16
-                ? "+= " + RwsemCount.show(delta) : "-= " + RwsemCount.show(-delta);
+    /** {@code "+= WB+1"}, {@code "-= 1"}, {@code "+= WB-1"}: the delta in units of WB (RWSEM_WAITING_BIAS) and 1. */
+    static String signed(long delta) {
+        long k = Math.round((double) delta / RwsemCount.RWSEM_WAITING_BIAS);
+        long a = delta - k * RwsemCount.RWSEM_WAITING_BIAS;
+        if (k < 0 || (k == 0 && a < 0)) {
+            return "-= " + term(-k, -a);
+        }
+        return "+= " + term(k, a);
+    }
+
+    private static String term(long k, long a) {
+        if (k == 0) {
+            return Long.toString(a);
+        }
+        String wb = k == 1 ? "WB" : k + "WB";
+        return a == 0 ? wb : a > 0 ? wb + "+" + a : wb + a;
     }
 
     /** The outcome {@code outcome} of the node's operation, e.g. {@code "= WB+1"}, {@code "= NULL"}, {@code "fails (found 2)"}. */

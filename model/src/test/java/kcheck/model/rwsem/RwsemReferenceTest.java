@@ -163,5 +163,10 @@ class RwsemReferenceTest {
             assertThat(dom.countIndex(dom.countValue(i))).isEqualTo(i);
         }
         assertThat(dom.countIndex(-1)).isEqualTo(-1);
+        assertThat(TaskProgram.signed(RWSEM_ACTIVE_WRITE_BIAS)).isEqualTo("+= WB+1");
+        assertThat(TaskProgram.signed(-RWSEM_ACTIVE_WRITE_BIAS)).isEqualTo("-= WB+1");
+        assertThat(TaskProgram.signed(RWSEM_WAITING_BIAS - RWSEM_ACTIVE_READ_BIAS)).isEqualTo("+= WB-1");
+        assertThat(TaskProgram.signed(-RWSEM_WAITING_BIAS)).isEqualTo("-= WB");
+        assertThat(TaskProgram.signed(-1)).isEqualTo("-= 1");
     }
 }
