@@ -82,14 +82,19 @@ final class RwsemOwnerModel implements Model {
     private final Layout.Field[] woken;
     private final Layout.Field[] preempted;
     private final Layout.Field[] resched;
+    /** spin-on-running-writer: can_spin loaded a NULL owner while a running writer was in its set_owner gap. */
     private final Layout.Field[] obsNull;
-    private final Layout.Field[] obsRo;
+    /** The same observations for missed-spins, forgotten when the write lock is released. */
+    private final Layout.Field[] missNull;
+    private final Layout.Field[] missRo;
     /** Trylock loads on a lock held by settled readers since the last reset (KERNEL.md's count). */
     private final Layout.Field k2;
     /** The same without the settled clause. */
     private final Layout.Field wastedAll;
     private final Layout.Field missedNull;
     private final Layout.Field missedRo;
+    /** At most the other writers decline on one hold. */
+    private final int missedCap;
     private final int width;
     private final List<Property> properties;
 
@@ -136,18 +141,22 @@ final class RwsemOwnerModel implements Model {
         preempted = new Layout.Field[nw];
         resched = new Layout.Field[nw];
         obsNull = new Layout.Field[nw];
-        obsRo = new Layout.Field[nw];
+        missNull = new Layout.Field[nw];
+        missRo = new Layout.Field[nw];
+        boolean spinProperty = selected.contains("spin-on-running-writer");
         for (int w = 0; w < nw; w++) {
             woken[w] = layout.field(1);
             preempted[w] = layout.field(1);
             resched[w] = layout.field(1);
-            obsNull[w] = layout.field(canSpinMonitor ? 1 : 0);
-            obsRo[w] = layout.field(canSpinMonitor ? 1 : 0);
+            obsNull[w] = layout.field(spinProperty ? 1 : 0);
+            missNull[w] = layout.field(missedMonitor ? 1 : 0);
+            missRo[w] = layout.field(missedMonitor ? 1 : 0);
         }
         k2 = layout.fieldFor(k2Monitor || wastedMonitor ? SPIN_CAP : 0);
         wastedAll = layout.fieldFor(wastedMonitor ? SPIN_CAP : 0);
         missedNull = layout.fieldFor(missedMonitor ? Math.max(1, nw - 1) : 0);
         missedRo = layout.fieldFor(missedMonitor ? Math.max(1, nw - 1) : 0);
+        missedCap = Math.max(1, nw - 1);
         width = layout.words();
         nx = new long[width];
         keys = new int[Math.max(1, nr)];
@@ -182,11 +191,13 @@ final class RwsemOwnerModel implements Model {
         this.preempted = m.preempted;
         this.resched = m.resched;
         this.obsNull = m.obsNull;
-        this.obsRo = m.obsRo;
+        this.missNull = m.missNull;
+        this.missRo = m.missRo;
         this.k2 = m.k2;
         this.wastedAll = m.wastedAll;
         this.missedNull = m.missedNull;
         this.missedRo = m.missedRo;
+        this.missedCap = m.missedCap;
         this.width = m.width;
         this.properties = m.properties;
         this.sym = m.sym;
@@ -440,6 +451,10 @@ final class RwsemOwnerModel implements Model {
         if (missedMonitor && writersHolding(s) > 0 && writersHolding(nx) == 0) {
             missedNull.set(nx, 0);
             missedRo.set(nx, 0);
+            for (int w = 0; w < nw; w++) {
+                missNull[w].set(nx, 0);
+                missRo[w].set(nx, 0);
+            }
         }
         out.step(t, p * slots + o, nx);
     }
@@ -450,29 +465,43 @@ final class RwsemOwnerModel implements Model {
                 + " was never recorded (a count outside the modelled range, or an undefined operation)");
     }
 
+    /**
+     * What {@code rwsem_can_spin_on_owner} saw: at its owner load, whether another writer held
+     * the lock in its set_owner gap on a CPU while owner was NULL (or a stale READER_OWNED);
+     * when it returns, whether it declined. The property's observation is kept until the
+     * return; the metric's is forgotten when the write lock is released, so that the metric
+     * counts declines per write-lock hold.
+     */
     private void canSpinMonitor(long[] s, int t, int w, int p, int o, int node) {
         TaskProgram tp = prog[t];
         if (!tp.has(p, IN_CAN_SPIN)) {
             return;
         }
         boolean sawNull = obsNull[w].getInt(s) == 1;
-        boolean sawRo = obsRo[w].getInt(s) == 1;
+        boolean missN = missNull[w].getInt(s) == 1;
+        boolean missR = missRo[w].getInt(s) == 1;
         if (tp.op[p] == Op.OWNER_READ && runningWriterWithoutOwner(s, w)) {
             sawNull |= o == RwsemCount.NULL;
-            sawRo |= o == RwsemCount.RWSEM_READER_OWNED;
+            missN |= o == RwsemCount.NULL;
+            missR |= o == RwsemCount.RWSEM_READER_OWNED;
         }
         if (!tp.has(node, IN_CAN_SPIN)) {
             if (missedMonitor && tp.op[node] != Op.OSQ_LOCK) {
-                Layout.Field f = sawNull ? missedNull : sawRo ? missedRo : null;
-                if (f != null && f.get(nx) < f.max()) {
+                Layout.Field f = missN ? missedNull : missR ? missedRo : null;
+                if (f != null) {
+                    if (f.get(nx) >= missedCap) {
+                        throw new IllegalStateException("missed-spins: more declines on one write-lock hold than other writers");
+                    }
                     f.set(nx, f.get(nx) + 1);
                 }
             }
             sawNull = false;
-            sawRo = false;
+            missN = false;
+            missR = false;
         }
         obsNull[w].set(nx, sawNull ? 1 : 0);
-        obsRo[w].set(nx, sawRo ? 1 : 0);
+        missNull[w].set(nx, missN ? 1 : 0);
+        missRo[w].set(nx, missR ? 1 : 0);
     }
 
     private void spinMonitor(long[] s, int t, int p, int o) {
@@ -677,7 +706,8 @@ final class RwsemOwnerModel implements Model {
                 preempted[v].set(cand, preempted[w].get(s));
                 resched[v].set(cand, resched[w].get(s));
                 obsNull[v].set(cand, obsNull[w].get(s));
-                obsRo[v].set(cand, obsRo[w].get(s));
+                missNull[v].set(cand, missNull[w].get(s));
+                missRo[v].set(cand, missRo[w].get(s));
             }
             owner.set(cand, WriterSymmetry.rename(owner.get(s), pi));
             if (less(cand, best)) {
