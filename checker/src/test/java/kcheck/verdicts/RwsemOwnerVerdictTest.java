@@ -157,7 +157,7 @@ class RwsemOwnerVerdictTest {
         String[] safety = {"exclusion", "owner-sound", "spin-on-running-writer", "missed-spins", "reader-owned-no-writer"};
         String[] progress = {"no-spin-on-readers", "no-spin-on-readers-strict"};
         for (String v : List.of("before", "after")) {
-            compareReductions(Checks.model("rwsem-owner", v, R2W2, safety), safety);
+            compareReductions(Checks.model("rwsem-owner", v, R1W2, safety), safety);
             compareReductions(Checks.model("rwsem-owner", v, R1W2, progress), progress);
         }
     }

@@ -15,12 +15,15 @@ import kcheck.model.ModelInputException;
 class ProgramRecorderTest {
     private static final RwsemDomain DOM = new RwsemDomain(2, 2);
 
+    private static final java.util.Map<String, TaskProgram> RECORDED = new java.util.HashMap<>();
+
     private static TaskProgram writer(RwsemVariant v, int w, boolean rt) {
-        return ProgramRecorder.record(v, "test", DOM, true, w, rt, 0);
+        return RECORDED.computeIfAbsent(v.getClass() + " writer " + w + " " + rt,
+                k -> ProgramRecorder.record(v, "test", DOM, true, w, rt, 0));
     }
 
     private static TaskProgram reader(RwsemVariant v) {
-        return ProgramRecorder.record(v, "test", DOM, false, 0, false, 0);
+        return RECORDED.computeIfAbsent(v.getClass() + " reader", k -> ProgramRecorder.record(v, "test", DOM, false, 0, false, 0));
     }
 
     private static int find(TaskProgram p, String function, Op op) {
