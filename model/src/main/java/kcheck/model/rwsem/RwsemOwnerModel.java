@@ -377,10 +377,10 @@ final class RwsemOwnerModel implements Model {
             }
             switch (op) {
                 case OSQ_LOCK -> {
+                    /* a free osq is taken at once (xchg of the tail); a waiter gives up on need_resched */
                     if (osqHolder(s) < 0) {
                         step(s, t, p, 1, out);
-                    }
-                    if (resched[w].getInt(s) == 1) {
+                    } else if (resched[w].getInt(s) == 1) {
                         step(s, t, p, 0, out);
                     }
                 }
