@@ -79,7 +79,7 @@ final class CheckCommand implements Callable<Integer> {
             Report.search(out, r);
             Report.verdicts(out, r);
             Report.metrics(out, r);
-            Report.timelines(out, r, seed);
+            Report.timelines(out, r, seed, !properties.isEmpty());
             for (Map.Entry<String, Path> e : written.entrySet()) {
                 out.println("trace of " + e.getKey() + " written to " + e.getValue());
             }

@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "kcheck", mixinStandardHelpOptions = true, version = "kcheck 0.1.0",
         description = "Verification suite for Linux kernel scheduling and locking patches.",
-        subcommands = {ListCommand.class, CheckCommand.class, VerifyCommand.class, BenchCommand.class, RenderCommand.class})
+        subcommands = {ListCommand.class, CheckCommand.class, VerifyCommand.class, ReplayCommand.class, RenderCommand.class,
+            BenchCommand.class})
 public final class Main implements Runnable {
 
     @Override

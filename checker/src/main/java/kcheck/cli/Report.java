@@ -40,6 +40,9 @@ final class Report {
         if (s.strategy() == kcheck.engine.Strategy.RANDOM) {
             out.println("seed: " + s.seed() + " (pass --seed " + s.seed() + " to repeat)");
         }
+        if (s.ampleStates() > 0) {
+            out.println("partial-order reduction: " + Format.count(s.ampleStates()) + " states expanded with an ample set");
+        }
         if (s.omission() > 0) {
             out.println(String.format(Locale.ROOT, "fingerprints: probability that a state was omitted ~ %.2e", s.omission()));
         }
@@ -57,8 +60,12 @@ final class Report {
             String extra = p.trace() != null && p.verdict() == Verdict.VIOLATED
                     ? (p.trace().loopStart() >= 0 ? "lasso: " + p.trace().loopStart() + "-step stem, "
                     + (p.trace().length() - p.trace().loopStart()) + "-step cycle"
-                    : (r.stats().strategy() == kcheck.engine.Strategy.BFS ? "shortest trace " : "trace ")
-                    + p.trace().length() + " steps")
+                    : (r.stats().shortestTraces() ? "shortest trace " : "trace ")
+                    + p.trace().length() + " steps"
+                    + (r.stats().strategy() == kcheck.engine.Strategy.BFS && !r.stats().shortestTraces()
+                    ? " (partial-order reduction: may not be shortest; --no-reduction gives a shortest)" : "")
+                    + (p.trace().before() >= 0 ? " (random walk of " + p.trace().before() + " steps, minimised to "
+                    + p.trace().length() + ")" : ""))
                     : p.message();
             out.printf(Locale.ROOT, "  %-" + w + "s  %-10s  %s%n", p.id(), p.verdict(), extra);
         }
@@ -85,13 +92,13 @@ final class Report {
         }
     }
 
-    /** Prints the timeline of every violation, and of each metric's overall maximum. */
-    static void timelines(PrintStream out, RunResult r, Long seed) {
+    /** Prints the timeline of every violation, and (if {@code witnesses}) of each metric's overall maximum. */
+    static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses) {
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
                 out.println();
                 out.print(TimelineRenderer.render(TraceFactory.of(r.model(), p, null, seed, false, p.verdict().name())));
-            } else if (p.metric() != null) {
+            } else if (p.metric() != null && witnesses) {
                 MetricResult m = p.metric();
                 int best = best(m);
                 if (best >= 0 && m.witnesses()[best] != null && m.max()[best] > 0) {

@@ -44,6 +44,10 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "smaller bounds for pre-commit use (stated in the output)")
     boolean quick;
 
+    @Option(names = "--corpus", paramLabel = "DIR", description = "(re)write the regression corpus: one trace per expected "
+            + "violation of a non-mutant variant, named MODEL-VARIANT-PROPERTY.json")
+    Path corpus;
+
     @Option(names = "--workers", paramLabel = "N", description = "BFS worker threads (default: available cores)")
     Integer workers;
 
@@ -66,9 +70,16 @@ final class VerifyCommand implements Callable<Integer> {
                 "params", "verdict", "expected", "states", "seconds", "trace");
         Map<Verification.Row, String> traceFiles = new IdentityHashMap<>();
         Files.createDirectories(traceDir);
+        if (corpus != null && !Files.isDirectory(corpus)) {
+            throw new UsageException("--corpus " + corpus + ": directory does not exist");
+        }
         List<Verification.Row> rows = Verification.run(b, quick, o, row -> {
             ProgressPrinter.done(o.listener());
-            String file = writeTrace(row);
+            String file = writeTrace(row, traceDir, true);
+            if (corpus != null && row.matches() && row.entry().expected() == kcheck.engine.Verdict.VIOLATED
+                    && !kcheck.model.Models.get(row.entry().model()).variant(row.entry().variant()).mutant()) {
+                file = writeTrace(row, corpus, false);
+            }
             if (file != null) {
                 traceFiles.put(row, file);
             }
@@ -104,12 +115,23 @@ final class VerifyCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    private String writeTrace(Verification.Row row) {
+    /** Writes the row's trace into {@code dir}; {@code withParams} adds the non-default parameters to the name. */
+    private static String writeTrace(Verification.Row row, Path dir, boolean withParams) {
         if (row.result().trace() == null) {
             return null;
         }
         Trace t = TraceFactory.of(row.run().model(), row.result(), null, null, false, row.result().verdict().name());
-        Path p = traceDir.resolve(row.entry().model() + "-" + row.entry().variant() + "-" + row.entry().property() + ".json");
+        StringBuilder name = new StringBuilder(row.entry().model() + "-" + row.entry().variant());
+        if (withParams) {
+            kcheck.model.ModelFactory f = kcheck.model.Models.get(row.entry().model());
+            for (kcheck.model.ParamSpec p : f.params()) {
+                String v = row.params().get(p.name());
+                if (v != null && !v.equals(p.defaultValue())) {
+                    name.append('-').append(p.name()).append(v);
+                }
+            }
+        }
+        Path p = dir.resolve(name + "-" + row.entry().property() + ".json");
         try {
             TraceIO.write(t, p);
         } catch (IOException e) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import kcheck.engine.store.FingerprintStore;
+import kcheck.engine.store.Ids;
 import kcheck.engine.store.MemoryBudget;
 import kcheck.model.Deadlock;
 import kcheck.model.Invariant;
@@ -61,7 +62,8 @@ final class RandomWalk {
 
     RunResult run() {
         SplittableRandom rnd = new SplittableRandom(options.seed());
-        FingerprintStore seen = new FingerprintStore(options.maxStates(), new MemoryBudget(options.memoryBytes()), false);
+        FingerprintStore seen = new FingerprintStore(new MemoryBudget(options.memoryBytes()), false);
+        Ids.Block seenIds = new Ids(Long.MAX_VALUE).block();
         long deadline = options.timeLimit() == null ? Long.MAX_VALUE : start + options.timeLimit().toNanos();
         long maxWalks = options.timeLimit() == null && options.maxStates() == Options.DEFAULT_MAX_STATES ? 1000 : Long.MAX_VALUE;
         String limit = "";
@@ -84,7 +86,8 @@ final class RandomWalk {
             long[] cur = initial.get(init).clone();
             List<long[]> states = new ArrayList<>(List.of(cur));
             List<int[]> path = new ArrayList<>();
-            seen.add(cur, Hashing.hash(cur, 0, cur.length));
+            seenIds.ready();
+            seen.add(cur, Hashing.hash(cur, 0, cur.length), seenIds);
             checkState(init, states, path);
             for (int d = 0; d < options.walkDepth() && !allViolated(); d++) {
                 List<Step> next = enabled(cur);
@@ -101,7 +104,8 @@ final class RandomWalk {
                 cur = st.to;
                 steps++;
                 deepest = Math.max(deepest, path.size());
-                seen.add(cur, Hashing.hash(cur, 0, cur.length));
+                seenIds.ready();
+                seen.add(cur, Hashing.hash(cur, 0, cur.length), seenIds);
                 checkState(init, states, path);
             }
             if (System.nanoTime() > nextReport) {
@@ -132,7 +136,7 @@ final class RandomWalk {
         double seconds = (System.nanoTime() - start) / 1e9;
         RunResult.Stats stats = new RunResult.Stats(Strategy.RANDOM, StoreMode.FINGERPRINT, seen.size(), steps, deepest,
                 seconds, seen.bytes(), (double) seen.bytes() / Math.max(1, seen.size()), 0, 1, List.of(), false,
-                limit.isEmpty() ? walks + " walks" : limit, 0, options.seed());
+                limit.isEmpty() ? walks + " walks" : limit, 0, options.seed(), 0, false);
         return new RunResult(model, stats, out);
     }
 
@@ -200,6 +204,17 @@ final class RandomWalk {
 
     /** Re-executes steps by (actor, action); null if one is not enabled. */
     private List<long[]> replay(int init, List<int[]> steps) {
+        List<int[]> executed = new ArrayList<>();
+        List<long[]> states = replayLenient(init, steps, executed);
+        return executed.size() == steps.size() ? states : null;
+    }
+
+    /**
+     * Re-executes steps by (actor, action), skipping those not enabled where they come (so that
+     * removing one step of an actor drops its now-impossible later steps instead of failing the
+     * whole candidate); {@code executed} receives the steps taken.
+     */
+    private List<long[]> replayLenient(int init, List<int[]> steps, List<int[]> executed) {
         long[] cur = initial.get(init).clone();
         List<long[]> states = new ArrayList<>(List.of(cur));
         for (int[] st : steps) {
@@ -210,10 +225,11 @@ final class RandomWalk {
                 }
             });
             if (found[0] == null) {
-                return null;
+                continue;
             }
             cur = found[0];
             states.add(cur);
+            executed.add(st);
         }
         return states;
     }
@@ -226,6 +242,9 @@ final class RandomWalk {
         }
         int before = steps.size();
         List<int[]> min = DeltaDebug.minimise(steps, cand -> violatesAtEnd(i, init, cand));
+        List<int[]> executed = new ArrayList<>();
+        replayLenient(init, min, executed);
+        min = executed;
         List<long[]> states = replay(init, min);
         int n = min.size();
         String m = explain(i, states, min, msg);
@@ -233,11 +252,9 @@ final class RandomWalk {
                 -1, n, m, before);
     }
 
-    private boolean violatesAtEnd(int i, int init, List<int[]> steps) {
-        List<long[]> states = replay(init, steps);
-        if (states == null) {
-            return false;
-        }
+    private boolean violatesAtEnd(int i, int init, List<int[]> candidate) {
+        List<int[]> steps = new ArrayList<>();
+        List<long[]> states = replayLenient(init, candidate, steps);
         long[] last = states.get(states.size() - 1);
         Property p = props.get(i);
         if (p instanceof Invariant inv) {

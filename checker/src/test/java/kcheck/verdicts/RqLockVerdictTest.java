@@ -1,5 +1,6 @@
 package kcheck.verdicts;
 
+import static kcheck.junit.KcheckAssertions.assertThat;
 import static kcheck.verdicts.Checks.params;
 import static kcheck.verdicts.Checks.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,11 +30,7 @@ class RqLockVerdictTest {
         "after, ticket, 2, 2", "after, ticket, 3, 2",
         "after, tas, 2, 2", "after, tas, 3, 1"})
     void safetyPropertiesHoldOnBothVariantsAndLockKinds(String variant, String lock, int cpus, int rounds) {
-        RunResult r = run("rq-lock", variant, params("cpus", "" + cpus, "rounds", "" + rounds, "lock", lock), SAFETY);
-        assertThat(r.stats().complete()).isTrue();
-        for (String p : SAFETY) {
-            assertThat(r.property(p).verdict()).as(p).isEqualTo(Verdict.HOLDS);
-        }
+        assertThat(run("rq-lock", variant, params("cpus", "" + cpus, "rounds", "" + rounds, "lock", lock), SAFETY)).holds();
     }
 
     @ParameterizedTest(name = "{0} {1} cpus={2}: {3}")
@@ -42,8 +39,16 @@ class RqLockVerdictTest {
         "after, ticket, 2, HOLDS", "after, ticket, 3, HOLDS", "after, ticket, 4, HOLDS",
         "after, tas, 2, VIOLATED", "after, tas, 3, VIOLATED"})
     void fifoEntryVerdictsMatchKernelMd(String variant, String lock, int cpus, Verdict expected) {
-        RunResult r = run("rq-lock", variant, params("cpus", "" + cpus, "lock", lock), "fifo-entry");
-        assertThat(r.property("fifo-entry").verdict()).isEqualTo(expected);
+        assertThat(run("rq-lock", variant, params("cpus", "" + cpus, "lock", lock), "fifo-entry"))
+                .hasVerdict("fifo-entry", expected);
+    }
+
+    @Test
+    void fairPatchRefusesTheUnfairRunAtTheFailedTrylock() {
+        RunResult r = run("rq-lock", "before", params("cpus", "2"), "fifo-entry");
+        kcheck.trace.Trace t = assertThat(r).isViolatedBy("fifo-entry").hasShortestTraceOfLength(10).trace();
+        assertThat(t).reproduces();
+        assertThat(t).replaysOn("after").isRefused().divergesAt(6);
     }
 
     @Test
@@ -73,9 +78,7 @@ class RqLockVerdictTest {
         "mutant-unordered, deadlock-free",
         "mutant-unlocks-this, mutual-exclusion"})
     void eachSafetyPropertyCatchesItsSeededMutant(String mutant, String property) {
-        RunResult r = run("rq-lock", mutant, params("cpus", "3"), property);
-        assertThat(r.property(property).verdict()).isEqualTo(Verdict.VIOLATED);
-        assertThat(r.property(property).trace()).isNotNull();
+        assertThat(run("rq-lock", mutant, params("cpus", "3"), property)).isViolatedBy(property);
     }
 
     @Test
@@ -114,6 +117,22 @@ class RqLockVerdictTest {
             }
             assertThat(on.stats().states()).isLessThan(off.stats().states());
         }
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({
+        "before, mutual-exclusion", "before, deadlock-free", "before, fifo-entry", "after, mutual-exclusion",
+        "after, deadlock-free", "after, holds-both-on-return", "mutant-unlocks-this, mutual-exclusion",
+        "mutant-unordered, deadlock-free", "mutant-skips-relock, holds-both-on-return", "mutant-returns-zero, return-contract"})
+    void partialOrderReductionKeepsVerdicts(String variant, String property) {
+        Model m = Checks.model("rq-lock", variant, params("cpus", "3", "rounds", "2"), property);
+        RunResult on = Engine.check(m, Options.defaults().withWorkers(1));
+        RunResult off = Engine.check(m, Options.defaults().withWorkers(1).withReductions(false));
+        assertThat(on.property(property).verdict()).isEqualTo(off.property(property).verdict());
+        if (off.property(property).trace() != null) {
+            assertThat(on.property(property).trace()).isNotNull();
+        }
+        assertThat(on.stats().states()).isLessThanOrEqualTo(off.stats().states());
     }
 
     @Test

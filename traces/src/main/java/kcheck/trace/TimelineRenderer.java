@@ -61,9 +61,9 @@ public final class TimelineRenderer {
             String where = t.loopStart() != null ? "cycle after step " + t.loopStart()
                     : t.violationStep() == 0 ? "initial state" : "step " + t.violationStep();
             out.append("VIOLATION of ").append(t.property()).append(" at ").append(where).append(": ")
-                    .append(t.message()).append('\n');
+                    .append(java.util.Objects.toString(t.message(), "")).append('\n');
         } else {
-            out.append(t.message()).append('\n');
+            out.append(java.util.Objects.toString(t.message(), "")).append('\n');
         }
         return out.toString();
     }

@@ -87,9 +87,13 @@ public final class TraceIO {
         require(where, t.model() != null && !t.model().isBlank(), "missing \"model\"");
         require(where, t.variant() != null, "missing \"variant\"");
         require(where, t.property() != null, "missing \"property\"");
+        require(where, t.verdict() != null, "missing \"verdict\"");
+        require(where, t.kind() != null, "missing \"kind\"");
         require(where, t.actors() != null && !t.actors().isEmpty(), "missing \"actors\"");
         require(where, t.steps() != null, "missing \"steps\"");
-        require(where, t.initial() != null, "missing \"initial\"");
+        require(where, t.initial() != null && t.initial().stream().allMatch(TraceIO::validField),
+                "missing or bad \"initial\"");
+        require(where, t.actors().stream().allMatch(a -> a != null), "null actor name");
         for (int i = 0; i < t.steps().size(); i++) {
             Trace.Step s = t.steps().get(i);
             require(where, s != null, "step " + (i + 1) + " is null");
@@ -97,12 +101,18 @@ public final class TraceIO {
             require(where, s.actor() >= 0 && s.actor() < t.actors().size(), "step " + (i + 1) + " names actor " + s.actor()
                     + " of " + t.actors().size());
             require(where, s.action() != null && !s.action().isBlank(), "step " + (i + 1) + " has no action");
+            require(where, s.changes() != null && s.changes().stream().allMatch(TraceIO::validField),
+                    "step " + (i + 1) + " has no valid \"changes\" list");
         }
         require(where, t.violationStep() >= 0 && t.violationStep() <= t.steps().size(),
                 "violationStep " + t.violationStep() + " outside 0.." + t.steps().size());
         if (t.loopStart() != null) {
             require(where, t.loopStart() >= 0 && t.loopStart() < t.steps().size(), "loopStart outside the steps");
         }
+    }
+
+    private static boolean validField(Trace.Field f) {
+        return f != null && f.name() != null && f.value() != null;
     }
 
     private static void require(String where, boolean ok, String what) {

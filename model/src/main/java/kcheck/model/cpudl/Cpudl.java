@@ -1,0 +1,196 @@
+package kcheck.model.cpudl;
+
+import java.util.Arrays;
+
+import kcheck.model.Kernel;
+
+/**
+ * {@code struct cpudl} (kernel/sched/cpudeadline.h): the max-heap of CPU deadlines of one root
+ * domain. {@code elements[0..nr_cpu_ids-1]} is used twice: {@code elements[h].cpu} and
+ * {@code elements[h].dl} for heap slots {@code h < size}, and {@code elements[c].idx} as the
+ * reverse index (the heap slot of CPU {@code c}, or {@link #IDX_INVALID}).
+ *
+ * <p>Reads are plain accessors; every store to an element field goes through
+ * {@link #setCpu}, {@link #setDl} or {@link #setIdx}, which count it in {@link #writes}: the
+ * figure behind the "no real swaps" claim. {@code size} and {@code free_cpus} are not element
+ * fields and are not counted.
+ */
+public final class Cpudl {
+    /** {@code IDX_INVALID} (kernel/sched/cpudeadline.h): the CPU has no heap slot. */
+    public static final int IDX_INVALID = -1;
+
+    private final int nrCpus;
+    /** {@code cp->size}: number of heap slots in use. */
+    public int size;
+    private final int[] cpu;
+    private final long[] dl;
+    private final int[] idx;
+    /** {@code cp->free_cpus}: CPUs without a deadline task. */
+    public final Cpumask freeCpus;
+    /** Element field stores since the last {@link #resetWrites()}. */
+    private long writes;
+
+    private Cpudl(int nrCpus) {
+        this.nrCpus = nrCpus;
+        this.cpu = new int[nrCpus];
+        this.dl = new long[nrCpus];
+        this.idx = new int[nrCpus];
+        this.freeCpus = new Cpumask(nrCpus);
+    }
+
+    /**
+     * {@code cpudl_init()}: zeroed elements ({@code kcalloc}), every {@code idx} invalid, empty
+     * {@code free_cpus}; then {@code cpudl_set_freecpu()} for every CPU, as {@code rq_online_dl()}
+     * does when each CPU joins the root domain with no deadline task.
+     */
+    @Kernel(function = "cpudl_init", file = "kernel/sched/cpudeadline.c", version = "v4.8")
+    public static Cpudl init(int nrCpus) {
+        if (nrCpus < 1) {
+            throw new IllegalArgumentException("nr_cpu_ids " + nrCpus);
+        }
+        Cpudl cp = new Cpudl(nrCpus);
+        cp.size = 0;
+        for (int i = 0; i < nrCpus; i++) {
+            cp.idx[i] = IDX_INVALID;
+        }
+        for (int i = 0; i < nrCpus; i++) {
+            cp.setFreecpu(i);
+        }
+        return cp;
+    }
+
+    /** {@code cpudl_set_freecpu()}: marks {@code cpu} free (called from {@code rq_online_dl()}). */
+    @Kernel(function = "cpudl_set_freecpu", file = "kernel/sched/cpudeadline.c", version = "v4.8")
+    public void setFreecpu(int c) {
+        freeCpus.setCpu(c);
+    }
+
+    public int nrCpus() {
+        return nrCpus;
+    }
+
+    /** {@code cp->elements[h].cpu}. */
+    public int cpu(int h) {
+        return cpu[h];
+    }
+
+    /** {@code cp->elements[h].dl}. */
+    public long dl(int h) {
+        return dl[h];
+    }
+
+    /** {@code cp->elements[c].idx}. */
+    public int idx(int c) {
+        return idx[c];
+    }
+
+    /** {@code cp->elements[h].cpu = v} (counted). */
+    public void setCpu(int h, int v) {
+        cpu[h] = v;
+        writes++;
+    }
+
+    /** {@code cp->elements[h].dl = v} (counted). */
+    public void setDl(int h, long v) {
+        dl[h] = v;
+        writes++;
+    }
+
+    /** {@code cp->elements[c].idx = v} (counted). */
+    public void setIdx(int c, int v) {
+        idx[c] = v;
+        writes++;
+    }
+
+    public long writes() {
+        return writes;
+    }
+
+    public void resetWrites() {
+        writes = 0;
+    }
+
+    /** {@code parent(i)} in kernel/sched/cpudeadline.c. */
+    @Kernel(function = "parent", file = "kernel/sched/cpudeadline.c", version = "v4.8")
+    public static int parent(int i) {
+        return (i - 1) >> 1;
+    }
+
+    /** {@code left_child(i)} in kernel/sched/cpudeadline.c. */
+    @Kernel(function = "left_child", file = "kernel/sched/cpudeadline.c", version = "v4.8")
+    public static int leftChild(int i) {
+        return (i << 1) + 1;
+    }
+
+    /** {@code right_child(i)} in kernel/sched/cpudeadline.c. */
+    @Kernel(function = "right_child", file = "kernel/sched/cpudeadline.c", version = "v4.8")
+    public static int rightChild(int i) {
+        return (i << 1) + 2;
+    }
+
+    /** Raw store without counting, for decoding a packed state. */
+    public void loadSlot(int h, int c, long d) {
+        cpu[h] = c;
+        dl[h] = d;
+    }
+
+    /** Raw store without counting, for decoding a packed state. */
+    public void loadIdx(int c, int i) {
+        idx[c] = i;
+    }
+
+    /** Copies everything from {@code o} (same CPU count), including the write counter. */
+    public void copyFrom(Cpudl o) {
+        size = o.size;
+        System.arraycopy(o.cpu, 0, cpu, 0, nrCpus);
+        System.arraycopy(o.dl, 0, dl, 0, nrCpus);
+        System.arraycopy(o.idx, 0, idx, 0, nrCpus);
+        freeCpus.copyFrom(o.freeCpus);
+        writes = o.writes;
+    }
+
+    /**
+     * True if the heap slots in use, the reverse index and {@code size} are identical (the
+     * {@code same-heap} comparison). Slots at or beyond {@code size} are not compared.
+     */
+    public boolean sameHeapAs(Cpudl o) {
+        if (o.nrCpus != nrCpus || o.size != size) {
+            return false;
+        }
+        for (int h = 0; h < size; h++) {
+            if (cpu[h] != o.cpu[h] || dl[h] != o.dl[h]) {
+                return false;
+            }
+        }
+        return Arrays.equals(idx, o.idx);
+    }
+
+    /** {@code [1:2^63+2 0:2^63+1]}: the slots in use as cpu:dl. */
+    public String heapString() {
+        StringBuilder b = new StringBuilder("[");
+        for (int h = 0; h < size; h++) {
+            if (h > 0) {
+                b.append(' ');
+            }
+            b.append(cpu[h]).append(':').append(Deadlines.format(dl[h]));
+        }
+        return b.append(']').toString();
+    }
+
+    /** {@code [1 0 - -]}: the reverse index by CPU, {@code -} for invalid. */
+    public String idxString() {
+        StringBuilder b = new StringBuilder("[");
+        for (int c = 0; c < nrCpus; c++) {
+            if (c > 0) {
+                b.append(' ');
+            }
+            b.append(idx[c] == IDX_INVALID ? "-" : Integer.toString(idx[c]));
+        }
+        return b.append(']').toString();
+    }
+
+    @Override
+    public String toString() {
+        return "heap=" + heapString() + " idx=" + idxString() + " free=" + freeCpus;
+    }
+}

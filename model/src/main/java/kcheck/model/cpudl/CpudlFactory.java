@@ -1,0 +1,128 @@
+package kcheck.model.cpudl;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import kcheck.model.Model;
+import kcheck.model.ModelFactory;
+import kcheck.model.ModelInputException;
+import kcheck.model.ParamSpec;
+import kcheck.model.Params;
+import kcheck.model.Property.Kind;
+import kcheck.model.PropertyInfo;
+import kcheck.model.VariantInfo;
+
+/**
+ * {@code cpudl}: the SCHED_DEADLINE CPU max-heap (kernel/sched/cpudeadline.c, v4.8 to v4.9).
+ * See KERNEL.md section 2.
+ */
+public final class CpudlFactory implements ModelFactory {
+    public static final String NAME = "cpudl";
+    /** Largest {@code --cpus}. */
+    public static final int MAX_CPUS = 4096;
+    /** Largest {@code depth}. */
+    public static final int MAX_DEPTH = 12;
+
+    private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
+    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
+
+    static {
+        prop("heap-order", Kind.INVARIANT, "for every heap slot h >= 1, the parent's deadline is not earlier than slot h's");
+        prop("index-consistent", Kind.INVARIANT, "elements[elements[h].cpu].idx == h for h < size; a valid idx points at its "
+                + "CPU's slot; no CPU twice; size = number of CPUs with a valid idx");
+        prop("root-is-latest", Kind.INVARIANT, "the root holds a (cpu, dl) of the reference map and no deadline of the map is "
+                + "later (the heap is empty iff the map is)");
+        prop("free-cpus", Kind.INVARIANT, "a CPU is in free_cpus iff it has no heap entry");
+        prop("find-sound", Kind.STEP, "cpudl_find returns what the reference map gives: the lowest allowed CPU without a "
+                + "deadline, else the latest CPU if allowed and the task's deadline is earlier, else -1");
+        prop("same-heap", Kind.INVARIANT, "while the live keys are distinct and in (0, 2^63), the checked heap and the other "
+                + "version's heap (v4.9 for before, v4.8 otherwise) have identical slots, index array and size after every operation");
+        prop("writes", Kind.METRIC, "element field stores (elements[].cpu/.dl/.idx) of one cpudl_set or cpudl_clear call");
+    }
+
+    private static void prop(String id, Kind kind, String description) {
+        DESCRIPTIONS.put(id, description);
+        KINDS.put(id, kind);
+    }
+
+    static String describe(String id) {
+        return DESCRIPTIONS.get(id);
+    }
+
+    private static final Map<String, Supplier<CpudlHeap>> IMPLS = new LinkedHashMap<>();
+    private static final List<VariantInfo> VARIANTS = List.of(
+            VariantInfo.of("before", "v4.8: swap-based sift, cpudl_set(cpu, dl, is_valid), insert stores dl = 0 first "
+                    + "(wrap-around bug for dl >= 2^63)"),
+            VariantInfo.of("after", "v4.9: heapify_up/heapify_down without swaps, cpudl_set/cpudl_clear, insert appends the real dl"),
+            VariantInfo.of("rfc-v2", "the July 2016 posting: heapify_up compares the slot's current dl, not the original "
+                    + "(an entry climbs one level)"),
+            VariantInfo.mutant("mutant-clear-index-order", "v4.9, but cpudl_clear invalidates the CPU's idx before storing the "
+                    + "moved CPU's idx"),
+            VariantInfo.mutant("mutant-keeps-free-bit", "v4.9, but cpudl_set does not clear the CPU's free_cpus bit on insert"));
+
+    static {
+        IMPLS.put("before", CpudlV48::new);
+        IMPLS.put("after", CpudlV49::new);
+        IMPLS.put("rfc-v2", CpudlRfcV2::new);
+        IMPLS.put("mutant-clear-index-order", CpudlMutants.ClearIndexOrder::new);
+        IMPLS.put("mutant-keeps-free-bit", CpudlMutants.KeepsFreeBit::new);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String title() {
+        return "SCHED_DEADLINE CPU max-heap (kernel/sched/cpudeadline.c, v4.8 -> v4.9)";
+    }
+
+    @Override
+    public List<VariantInfo> variants() {
+        return VARIANTS;
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+        return List.of(
+                ParamSpec.integer("cpus", 4, 1, MAX_CPUS, "number of CPUs (heap capacity, nr_cpu_ids)"),
+                ParamSpec.integer("depth", 4, 1, MAX_DEPTH, "cpudl_set/cpudl_clear calls per sequence (cpudl_find leaves the heap "
+                        + "unchanged and does not count)"),
+                ParamSpec.choice("keys", "deadline domain: edge = 0, 2^63, 2^63+1, 2^63+2, 2^63-1, 2^64-1, 2^64-2, 1, 2, 3; "
+                        + "small = 1..5; wrap = 2^64-2, 2^64-1, 0, 1, 2", DeadlineDomain.names().toArray(String[]::new)));
+    }
+
+    @Override
+    public List<PropertyInfo> properties() {
+        return DESCRIPTIONS.keySet().stream().map(id -> new PropertyInfo(id, KINDS.get(id), DESCRIPTIONS.get(id))).toList();
+    }
+
+    @Override
+    public Model create(String variant, Params params, Set<String> properties) {
+        variant(variant);
+        return create(variant, IMPLS.get(variant).get(), params, properties);
+    }
+
+    /** Builds the model for any implementation of the variant contract (built in, or the user's). */
+    public Model create(String variantName, CpudlHeap impl, Params params, Set<String> properties) {
+        checkProperties(properties);
+        if (properties.isEmpty()) {
+            throw new ModelInputException(NAME + ": no property selected");
+        }
+        CpudlHeap partner = variantName.equals("before") ? new CpudlV49() : new CpudlV48();
+        return new CpudlModel(variantName, params, impl, partner, Set.copyOf(properties));
+    }
+
+    /** The built-in implementation of a variant (for tests and the generated-input suites). */
+    public static CpudlHeap implementation(String variant) {
+        Supplier<CpudlHeap> s = IMPLS.get(variant);
+        if (s == null) {
+            throw new ModelInputException(NAME + ": unknown variant '" + variant + "'");
+        }
+        return s.get();
+    }
+}

@@ -1,0 +1,78 @@
+package kcheck.model.cpudl;
+
+import static kcheck.model.cpudl.Cpudl.IDX_INVALID;
+
+import kcheck.model.Kernel;
+
+/**
+ * Seeded mutants of the v4.9 heap: one deliberate, realistic one-line bug each, to show that a
+ * property catches what it claims to catch. Listed as variants ({@code --variant mutant-...}),
+ * not part of the verdict catalogue.
+ */
+public final class CpudlMutants {
+    private CpudlMutants() {
+    }
+
+    /**
+     * {@code cpudl_clear()} with its two index stores in the other order: when the CPU is the last
+     * slot, {@code new_cpu == cpu} and the CPU keeps {@code idx == size}, a slot outside the heap.
+     * Breaks {@code index-consistent}.
+     */
+    public static final class ClearIndexOrder extends CpudlV49 {
+        @Override
+        public String version() {
+            return "v4.9 (mutant: index stores swapped)";
+        }
+
+        @Override
+        @Kernel(function = "cpudl_clear", file = "kernel/sched/cpudeadline.c", version = "v4.9 (mutant: index stores swapped)")
+        public void clear(Cpudl cp, int cpu) {
+            int oldIdx;
+            int newCpu;
+
+            oldIdx = cp.idx(cpu);
+            if (oldIdx != IDX_INVALID) {
+                newCpu = cp.cpu(cp.size - 1);
+                cp.setDl(oldIdx, cp.dl(cp.size - 1));
+                cp.setCpu(oldIdx, newCpu);
+                cp.size--;
+                cp.setIdx(cpu, IDX_INVALID);
+                cp.setIdx(newCpu, oldIdx);
+                cpudlHeapify(cp, oldIdx);
+
+                cp.freeCpus.setCpu(cpu);
+            }
+        }
+    }
+
+    /**
+     * {@code cpudl_set()} that forgets {@code cpumask_clear_cpu(cpu, cp->free_cpus)} on insert: a
+     * CPU running a deadline task stays "free" and {@code cpudl_find()} keeps offering it. Breaks
+     * {@code free-cpus} (and {@code find-sound}).
+     */
+    public static final class KeepsFreeBit extends CpudlV49 {
+        @Override
+        public String version() {
+            return "v4.9 (mutant: free bit kept)";
+        }
+
+        @Override
+        @Kernel(function = "cpudl_set", file = "kernel/sched/cpudeadline.c", version = "v4.9 (mutant: free bit kept)")
+        public void set(Cpudl cp, int cpu, long dl) {
+            int oldIdx;
+
+            oldIdx = cp.idx(cpu);
+            if (oldIdx == IDX_INVALID) {
+                int newIdx = cp.size++;
+
+                cp.setDl(newIdx, dl);
+                cp.setCpu(newIdx, cpu);
+                cp.setIdx(cpu, newIdx);
+                cpudlHeapifyUp(cp, newIdx);
+            } else {
+                cp.setDl(oldIdx, dl);
+                cpudlHeapify(cp, oldIdx);
+            }
+        }
+    }
+}

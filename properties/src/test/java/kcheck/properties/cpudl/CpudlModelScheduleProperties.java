@@ -1,0 +1,57 @@
+package kcheck.properties.cpudl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import kcheck.model.Model;
+import kcheck.model.Models;
+import kcheck.properties.gen.Failure;
+import kcheck.properties.gen.Gens;
+import kcheck.properties.gen.Schedules;
+import kcheck.properties.gen.Seeds;
+import kcheck.properties.gen.SequenceProperty;
+
+/**
+ * The explicit-state cpudl model itself (packing, guards, monitors) on random schedules with CPU
+ * counts exhaustive search does not reach: after keeps every property, before is caught.
+ */
+class CpudlModelScheduleProperties {
+    private static final List<String> SAFETY = List.of("heap-order", "index-consistent", "root-is-latest", "free-cpus",
+            "find-sound", "same-heap");
+
+    private static Model model(String variant, int cpus, String keys) {
+        var f = Models.get("cpudl");
+        return f.create(variant, f.params(Map.of("cpus", "" + cpus, "depth", "12", "keys", keys)), new LinkedHashSet<>(SAFETY));
+    }
+
+    @Test
+    void afterKeepsEveryPropertyOnRandomSchedulesUpTo64Cpus() {
+        long seed = Seeds.seed("cpudl model after schedules");
+        for (int cpus : new int[] {5, 8, 16, 64}) {
+            for (String keys : List.of("edge", "wrap")) {
+                Model m = model("after", cpus, keys);
+                SequenceProperty.of("cpudl model after cpus=" + cpus + " keys=" + keys, Gens.ints(0, 1 << 20), 12, 40)
+                        .seed(seed + cpus).examples(cpus >= 64 ? 5 : 25)
+                        .check(choices -> Schedules.run(m, choices));
+            }
+        }
+    }
+
+    @Test
+    void randomSchedulesOfBeforeFindAViolationAndMinimiseIt() {
+        long seed = Seeds.seed("cpudl model before schedules");
+        Model m = model("before", 8, "edge");
+        Optional<Failure<Integer>> f = SequenceProperty.of("cpudl model before cpus=8", Gens.ints(0, 1 << 20), 12, 40)
+                .seed(seed).examples(200).find(choices -> Schedules.run(m, choices));
+        assertThat(f).isPresent();
+        List<String> steps = Schedules.labels(m, f.get().minimised());
+        System.out.println(f.get().property() + " (seed " + f.get().seed() + "): minimised to " + steps.size() + " steps: " + steps
+                + "\n" + f.get().message());
+    }
+}
