@@ -63,8 +63,20 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
+    @Option(names = "--jmh", description = "run the JMH micro-benchmarks (state stores, successor generation) instead")
+    boolean jmh;
+
+    @Option(names = "--jmh-include", paramLabel = "REGEX", description = "only the JMH benchmarks matching REGEX")
+    String jmhInclude = "kcheck\\.bench\\..*";
+
     @Override
     public Integer call() throws Exception {
+        if (jmh) {
+            org.openjdk.jmh.runner.options.Options o = new org.openjdk.jmh.runner.options.OptionsBuilder()
+                    .include(jmhInclude).build();
+            new org.openjdk.jmh.runner.Runner(o).run();
+            return ExitCodes.OK;
+        }
         for (String m : models) {
             Models.get(m);
         }

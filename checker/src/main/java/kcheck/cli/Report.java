@@ -49,6 +49,9 @@ final class Report {
         if (s.strategy() == kcheck.engine.Strategy.RANDOM) {
             out.println("seed: " + s.seed() + " (pass --seed " + s.seed() + " to repeat)");
         }
+        if (s.ampleStates() > 0) {
+            out.println("partial-order reduction: " + Format.count(s.ampleStates()) + " states expanded with an ample set");
+        }
         if (s.omission() > 0) {
             out.println(String.format(Locale.ROOT, "fingerprints: probability that a state was omitted ~ %.2e", s.omission()));
         }
@@ -66,8 +69,10 @@ final class Report {
             String extra = p.trace() != null && p.verdict() == Verdict.VIOLATED
                     ? (p.trace().loopStart() >= 0 ? "lasso: " + p.trace().loopStart() + "-step stem, "
                     + (p.trace().length() - p.trace().loopStart()) + "-step cycle"
-                    : (r.stats().strategy() == kcheck.engine.Strategy.BFS ? "shortest trace " : "trace ")
+                    : (r.stats().shortestTraces() ? "shortest trace " : "trace ")
                     + p.trace().length() + " steps"
+                    + (r.stats().strategy() == kcheck.engine.Strategy.BFS && !r.stats().shortestTraces()
+                    ? " (partial-order reduction: may not be shortest; --no-reduction gives a shortest)" : "")
                     + (p.trace().before() >= 0 ? " (random walk of " + p.trace().before() + " steps, minimised to "
                     + p.trace().length() + ")" : ""))
                     : p.message();
