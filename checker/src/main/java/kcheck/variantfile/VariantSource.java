@@ -190,7 +190,8 @@ public final class VariantSource {
                 continue;
             }
             if (line.endsWith("*/")) {
-                int open = rest.lastIndexOf("/**", prevEnd);
+                /* the start of that comment (comments do not nest) */
+                int open = rest.lastIndexOf("/*", prevEnd - 2);
                 if (open >= 0) {
                     lineStart = rest.lastIndexOf('\n', open) + 1;
                 }

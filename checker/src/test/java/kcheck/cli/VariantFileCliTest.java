@@ -240,7 +240,7 @@ class VariantFileCliTest {
     void verifyRunsTheAfterEntriesOnTheFileAndReportsWhereTheyDiffer(@TempDir Path dir) throws Exception {
         Path fix = newVariant(dir, "rq-lock", "my-fix");
         Cli ok = Cli.run("verify", "--variant-file", fix.toString(), "--baseline", ROOT.resolve("kcheck-baseline.json").toString(),
-                "--quick", "--quiet");
+                "--quick", "--quiet", "--trace-dir", dir.resolve("ok").toString());
         assertThat(ok.exit).as(ok.out + ok.err).isZero();
         assertThat(ok.out).contains("variant my-fix of rq-lock from " + fix.toAbsolutePath().normalize() + " (sha256 " + sha256(fix) + ")")
                 .contains("in place of rq-lock/after").contains("all 13 verdicts match the baseline");
