@@ -14,6 +14,7 @@ import kcheck.model.ParamSpec;
 import kcheck.model.Params;
 import kcheck.model.Property.Kind;
 import kcheck.model.PropertyInfo;
+import kcheck.model.VariantContract;
 import kcheck.model.VariantInfo;
 
 /**
@@ -113,6 +114,12 @@ public final class LbRedoFactory implements ModelFactory {
     public Model create(String variant, Params params, Set<String> properties) {
         variant(variant);
         return create(variant, IMPLS.get(variant).get(), params, properties);
+    }
+
+    /** User variants: implementations of {@link LoadBalance} ({@code variant new}, {@code --variant-file}). */
+    @Override
+    public VariantContract<LoadBalance> variantContract() {
+        return new VariantContract<>(LoadBalance.class, v -> IMPLS.get(v).get(), this::create);
     }
 
     /** Builds the model for any implementation of the variant contract (built in, or the user's). */
