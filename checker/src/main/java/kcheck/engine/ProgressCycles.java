@@ -1,20 +1,21 @@
 package kcheck.engine;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 
 import kcheck.engine.store.ExactStore;
 import kcheck.model.Model;
 import kcheck.model.Progress;
+import kcheck.model.StepSink;
 
 /**
- * Non-progress cycle detection after an exhaustive search: Tarjan's strongly connected
- * components (iterative) over the stored graph restricted to steps that are not progress steps.
- * A component with a cycle is a violation. The lasso goes to the cyclic component whose
+ * Non-progress cycle detection after an exhaustive search. The graph restricted to steps that
+ * are not progress steps is built once, as compact int arrays (each state's successor ids and
+ * step ordinals), then Tarjan's strongly connected components run on it iteratively. A
+ * component with a cycle is a violation. The lasso goes to the cyclic component whose
  * earliest-found state (lowest BFS id, so nearest the start) is earliest of all, by a shortest
  * path, then round a shortest cycle through that state inside the component.
  */
@@ -42,17 +43,31 @@ final class ProgressCycles {
         }
     }
 
-    /** Non-progress successors of {@code v}: ids and ordinals, and whether v loops to itself. */
-    private record Succ(long[] ids, int[] ordinals) {
+    /** The non-progress graph in compressed rows: successors of v are targets[offset[v] .. offset[v+1]). */
+    private static final class Graph {
+        int[] offset;
+        int[] target = new int[1024];
+        char[] ordinal = new char[1024];
+        int edges;
+
+        void add(int t, int ord) {
+            if (edges == target.length) {
+                target = Arrays.copyOf(target, edges * 2);
+                ordinal = Arrays.copyOf(ordinal, edges * 2);
+            }
+            target[edges] = t;
+            ordinal[edges] = (char) ord;
+            edges++;
+        }
     }
 
-    private Succ successors(long v, Progress p) {
+    private Graph build(Progress p, int n) {
+        Graph g = new Graph();
+        g.offset = new int[n + 1];
         long[] cur = new long[w];
         long[] tmp = new long[w];
-        store.load(v, cur);
-        List<long[]> out = new ArrayList<>();
-        int[] k = {0};
-        model.successors(cur, (actor, action, next) -> {
+        int[] k = new int[1];
+        StepSink sink = (actor, action, next) -> {
             int ord = k[0]++;
             if (p.isProgress(cur, actor, action, next)) {
                 return;
@@ -61,121 +76,129 @@ final class ProgressCycles {
             search.canonical(tmp);
             long id = store.find(tmp, Hashing.hash(tmp, 0, w));
             if (id >= 0) {
-                out.add(new long[] {id, ord});
+                g.add((int) id, ord);
             }
-        });
-        long[] ids = new long[out.size()];
-        int[] ords = new int[out.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = out.get(i)[0];
-            ords[i] = (int) out.get(i)[1];
+        };
+        for (int v = 0; v < n; v++) {
+            g.offset[v] = g.edges;
+            if (search.links.isHole(v)) {
+                continue;
+            }
+            store.load(v, cur);
+            k[0] = 0;
+            model.successors(cur, sink);
         }
-        return new Succ(ids, ords);
-    }
-
-    private static final class Frame {
-        final int v;
-        Succ succ;
-        int pos;
-
-        Frame(int v) {
-            this.v = v;
-        }
+        g.offset[n] = g.edges;
+        return g;
     }
 
     private Lasso find(Progress p) {
         int n = (int) search.ids.allocated();
+        Graph g = build(p, n);
         int[] index = new int[n];
         int[] low = new int[n];
         BitSet onStack = new BitSet(n);
-        int[] sccStack = new int[Math.max(16, Math.min(n, 1 << 20))];
+        int[] scc = new int[16];
         int sp = 0;
+        int[] callV = new int[16];
+        int[] callPos = new int[16];
         int counter = 0;
-        ArrayDeque<Frame> frames = new ArrayDeque<>();
         int bestStem = Integer.MAX_VALUE;
         BitSet bestMembers = null;
         for (int root = 0; root < n; root++) {
             if (index[root] != 0 || search.links.isHole(root)) {
                 continue;
             }
-            frames.push(new Frame(root));
-            while (!frames.isEmpty()) {
-                Frame f = frames.peek();
-                int v = f.v;
-                if (f.succ == null) {
+            int depth = 0;
+            callV[0] = root;
+            callPos[0] = -1;
+            while (depth >= 0) {
+                int v = callV[depth];
+                if (callPos[depth] < 0) {
                     index[v] = low[v] = ++counter;
-                    if (sp == sccStack.length) {
-                        sccStack = java.util.Arrays.copyOf(sccStack, sccStack.length * 2);
+                    if (sp == scc.length) {
+                        scc = Arrays.copyOf(scc, sp * 2);
                     }
-                    sccStack[sp++] = v;
+                    scc[sp++] = v;
                     onStack.set(v);
-                    f.succ = successors(v, p);
+                    callPos[depth] = g.offset[v];
                 }
-                if (f.pos < f.succ.ids.length) {
-                    int x = (int) f.succ.ids[f.pos++];
+                if (callPos[depth] < g.offset[v + 1]) {
+                    int x = g.target[callPos[depth]++];
                     if (index[x] == 0) {
-                        frames.push(new Frame(x));
+                        if (++depth == callV.length) {
+                            callV = Arrays.copyOf(callV, depth * 2);
+                            callPos = Arrays.copyOf(callPos, depth * 2);
+                        }
+                        callV[depth] = x;
+                        callPos[depth] = -1;
                     } else if (onStack.get(x)) {
                         low[v] = Math.min(low[v], index[x]);
                     }
                     continue;
                 }
                 if (low[v] == index[v]) {
-                    BitSet members = new BitSet();
                     int size = 0;
                     int min = Integer.MAX_VALUE;
+                    int from = sp;
                     int x;
                     do {
-                        x = sccStack[--sp];
+                        x = scc[--sp];
                         onStack.clear(x);
-                        members.set(x);
                         size++;
                         min = Math.min(min, x);
                     } while (x != v);
                     boolean selfLoop = false;
-                    for (long s : f.succ.ids) {
-                        selfLoop |= s == v;
+                    for (int e = g.offset[v]; e < g.offset[v + 1] && !selfLoop; e++) {
+                        selfLoop = g.target[e] == v;
                     }
                     if ((size > 1 || selfLoop) && min < bestStem) {
                         bestStem = min;
-                        bestMembers = members;
+                        bestMembers = new BitSet(n);
+                        for (int i = sp; i < from; i++) {
+                            bestMembers.set(scc[i]);
+                        }
                     }
                 }
-                frames.pop();
-                if (!frames.isEmpty()) {
-                    Frame parent = frames.peek();
-                    low[parent.v] = Math.min(low[parent.v], low[v]);
+                depth--;
+                if (depth >= 0) {
+                    int parent = callV[depth];
+                    low[parent] = Math.min(low[parent], low[v]);
                 }
             }
         }
-        return bestMembers == null ? null : new Lasso(bestStem, cycle(bestStem, bestMembers, p));
+        return bestMembers == null ? null : new Lasso(bestStem, cycle(g, bestStem, bestMembers, n));
     }
 
     /** A shortest cycle from {@code start} back to itself inside {@code members}, as ordinals. */
-    private List<Integer> cycle(int start, BitSet members, Progress p) {
-        Map<Long, long[]> parent = new HashMap<>();
-        ArrayDeque<Long> queue = new ArrayDeque<>();
-        queue.add((long) start);
-        while (!queue.isEmpty()) {
-            long v = queue.poll();
-            Succ s = successors(v, p);
-            for (int i = 0; i < s.ids.length; i++) {
-                long x = s.ids[i];
-                if (!members.get((int) x)) {
+    private static List<Integer> cycle(Graph g, int start, BitSet members, int n) {
+        int[] parent = new int[n];
+        char[] via = new char[n];
+        Arrays.fill(parent, -1);
+        int[] queue = new int[members.cardinality() + 1];
+        int head = 0;
+        int tail = 0;
+        queue[tail++] = start;
+        while (head < tail) {
+            int v = queue[head++];
+            for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
+                int x = g.target[e];
+                if (!members.get(x)) {
                     continue;
                 }
                 if (x == start) {
                     List<Integer> ords = new ArrayList<>();
-                    ords.add(s.ordinals[i]);
-                    for (long y = v; y != start; y = parent.get(y)[0]) {
-                        ords.add((int) parent.get(y)[1]);
+                    ords.add((int) g.ordinal[e]);
+                    for (int y = v; y != start; y = parent[y]) {
+                        ords.add((int) via[y]);
                     }
-                    java.util.Collections.reverse(ords);
+                    Collections.reverse(ords);
                     return ords;
                 }
-                if (!parent.containsKey(x)) {
-                    parent.put(x, new long[] {v, s.ordinals[i]});
-                    queue.add(x);
+                if (parent[x] < 0) {
+                    parent[x] = v;
+                    via[x] = g.ordinal[e];
+                    queue[tail++] = x;
                 }
             }
         }

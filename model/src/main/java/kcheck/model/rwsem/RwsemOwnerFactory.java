@@ -15,6 +15,7 @@ import kcheck.model.ParamSpec;
 import kcheck.model.Params;
 import kcheck.model.Property.Kind;
 import kcheck.model.PropertyInfo;
+import kcheck.model.VariantContract;
 import kcheck.model.VariantInfo;
 
 /**
@@ -119,6 +120,11 @@ public final class RwsemOwnerFactory implements ModelFactory {
     @Override
     public List<PropertyInfo> properties() {
         return DESCRIPTIONS.keySet().stream().map(id -> new PropertyInfo(id, KINDS.get(id), DESCRIPTIONS.get(id))).toList();
+    }
+
+    @Override
+    public VariantContract<RwsemVariant> variantContract() {
+        return new VariantContract<>(RwsemVariant.class, v -> IMPLS.get(v).get(), this::create);
     }
 
     @Override
