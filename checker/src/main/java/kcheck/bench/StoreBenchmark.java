@@ -20,7 +20,6 @@ import org.openjdk.jmh.annotations.Warmup;
 import kcheck.engine.Hashing;
 import kcheck.engine.store.ExactStore;
 import kcheck.engine.store.FingerprintStore;
-import kcheck.engine.store.Ids;
 import kcheck.engine.store.MemoryBudget;
 import kcheck.engine.store.StateStore;
 
@@ -43,7 +42,6 @@ public class StoreBenchmark {
     long[][] states;
     long[] hashes;
     StateStore filled;
-    Ids.Block filledIds;
 
     @Setup(Level.Trial)
     public void setup() {
@@ -54,22 +52,20 @@ public class StoreBenchmark {
             states[i] = new long[] {r.nextLong() & 0x0FFF_FFFF_FFFF_FFFFL, r.nextLong() & 0xFFFF_FFFFL};
             hashes[i] = Hashing.hash(states[i], 0, 2);
         }
-        Ids ids = new Ids(Long.MAX_VALUE / 2);
-        filled = create(ids);
-        filledIds = ids.block();
-        insertAll(filled, filledIds);
+        filled = create();
+        insertAll(filled);
     }
 
-    private StateStore create(Ids ids) {
+    private StateStore create() {
         MemoryBudget b = new MemoryBudget(3L << 30);
-        return store.equals("exact") ? new ExactStore(2, 1L << 30, b, false, ids) : new FingerprintStore(b, false);
+        return store.equals("exact") ? new ExactStore(2, kcheck.engine.Options.DEFAULT_MAX_STATES, b, false)
+                : new FingerprintStore(kcheck.engine.Options.DEFAULT_MAX_STATES, b, false);
     }
 
-    private long insertAll(StateStore s, Ids.Block ids) {
+    private long insertAll(StateStore s) {
         long x = 0;
         for (int i = 0; i < N; i++) {
-            ids.ready();
-            x += s.add(states[i], hashes[i], ids);
+            x += s.add(states[i], hashes[i]);
         }
         return x;
     }
@@ -78,8 +74,7 @@ public class StoreBenchmark {
     @Benchmark
     @OperationsPerInvocation(N)
     public long insertNew() {
-        Ids ids = new Ids(Long.MAX_VALUE / 2);
-        return insertAll(create(ids), ids.block());
+        return insertAll(create());
     }
 
     /** Looks up 2^20 states that are all present (the common case in a search). */
@@ -88,7 +83,7 @@ public class StoreBenchmark {
     public long lookupPresent() {
         long x = 0;
         for (int i = 0; i < N; i++) {
-            x += filled.add(states[i], hashes[i], filledIds);
+            x += filled.add(states[i], hashes[i]);
         }
         return x;
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import kcheck.engine.store.ExactStore;
+import kcheck.engine.store.StateStore;
 
 /**
  * Level-synchronous breadth-first search, on one or several workers. Level {@code d+1} is
@@ -62,7 +63,7 @@ final class Bfs extends Search {
         for (int i = 0; i < initial.size(); i++) {
             long[] s = initial.get(i).clone();
             canonical(s);
-            long id = addInitial(s, i, pool[0].ids);
+            long id = addInitial(s, i);
             if (id >= 0 && first != null) {
                 first.add(id, s);
             }
@@ -70,9 +71,9 @@ final class Bfs extends Search {
         if (first != null) {
             level.add(first);
         }
-        releaseBlocks();
-        long lo = 0;
-        long hi = ids.allocated();
+        int shards = store.shards();
+        long[] lo = new long[shards];
+        long[] hi = counts();
         ExecutorService threads = workers > 1 ? Executors.newFixedThreadPool(workers - 1, r -> {
             Thread t = new Thread(r, "kcheck-bfs");
             t.setDaemon(true);
@@ -85,21 +86,21 @@ final class Bfs extends Search {
                     limit("depth bound " + options.maxDepth());
                     break;
                 }
-                long levelSize = exact != null ? hi - lo : level.stream().mapToLong(Frontier::size).sum();
+                long levelSize = exact != null ? span(lo, hi) : level.stream().mapToLong(Frontier::size).sum();
                 if (levelSize == 0) {
                     exhausted = true;
                     break;
                 }
+                long next;
                 if (exact != null) {
-                    expandRange(lo, hi, threads);
-                    releaseBlocks();
+                    expandRanges(lo, hi, threads);
                     lo = hi;
-                    hi = ids.allocated();
+                    hi = counts();
+                    next = span(lo, hi);
                 } else {
                     level = expandFrontiers(level, threads);
-                    releaseBlocks();
+                    next = level.stream().mapToLong(Frontier::size).sum();
                 }
-                long next = exact != null ? hi - lo : level.stream().mapToLong(Frontier::size).sum();
                 if (next > 0 && !stopped && !checks.done()) {
                     depth++;
                 }
@@ -116,23 +117,46 @@ final class Bfs extends Search {
         return result(exhausted && !stopped);
     }
 
-    private void expandRange(long lo, long hi, ExecutorService threads) {
-        AtomicLong cursor = new AtomicLong(lo);
+    private long[] counts() {
+        long[] c = new long[store.shards()];
+        for (int k = 0; k < c.length; k++) {
+            c[k] = store.count(k);
+        }
+        return c;
+    }
+
+    private static long span(long[] lo, long[] hi) {
+        long n = 0;
+        for (int k = 0; k < lo.length; k++) {
+            n += hi[k] - lo[k];
+        }
+        return n;
+    }
+
+    /** Expands the level: in each shard the local ids {@code [lo, hi)}, in blocks shared by the workers. */
+    private void expandRanges(long[] lo, long[] hi, ExecutorService threads) {
+        List<long[]> blocks = new ArrayList<>();
+        for (int k = 0; k < lo.length; k++) {
+            for (long b = lo[k]; b < hi[k]; b += BLOCK) {
+                blocks.add(new long[] {k, b, Math.min(hi[k], b + BLOCK)});
+            }
+        }
+        long total = span(lo, hi);
+        AtomicLong cursor = new AtomicLong();
         runWorkers(threads, wk -> {
             while (!stopped && !checks.done()) {
-                long b = cursor.getAndAdd(BLOCK);
-                if (b >= hi) {
+                int b = (int) cursor.getAndIncrement();
+                if (b >= blocks.size()) {
                     return;
                 }
-                long e = Math.min(hi, b + BLOCK);
-                for (long id = b; id < e; id++) {
-                    if (links.isHole(id)) {
-                        continue;
-                    }
+                long[] blk = blocks.get(b);
+                int shard = (int) blk[0];
+                for (long local = blk[1]; local < blk[2]; local++) {
+                    long id = StateStore.id(shard, local);
                     exact.load(id, wk.cur);
                     wk.expand(id, depth);
                 }
-                housekeeping(wk, hi - cursor.get());
+                housekeeping(wk, total - (long) b * BLOCK);
             }
         });
     }
@@ -172,16 +196,6 @@ final class Bfs extends Search {
             f.release();
         }
         return nextLevel;
-    }
-
-    /** At a level boundary: the unused tails of the workers' id blocks become holes. */
-    private void releaseBlocks() {
-        for (Worker wk : pool) {
-            long[] hole = wk.ids.release();
-            if (!links.markHoles(hole[0], hole[1])) {
-                limit("memory budget");
-            }
-        }
     }
 
     private void housekeeping(Worker wk, long queued) {

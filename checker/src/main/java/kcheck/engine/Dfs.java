@@ -46,7 +46,7 @@ final class Dfs extends Search {
         for (int i = 0; i < initial.size() && !stopped; i++) {
             long[] s = initial.get(i).clone();
             canonical(s);
-            long id = addInitial(s, i, c.ids);
+            long id = addInitial(s, i);
             if (id < 0) {
                 continue;
             }
@@ -81,8 +81,6 @@ final class Dfs extends Search {
         }
         transitions = c.transitions;
         ampleStates = c.reduced;
-        long[] hole = c.ids.release();
-        links.markHoles(hole[0], hole[1]);
         return result(!stopped && !checks.done());
     }
 

@@ -19,9 +19,13 @@ public final class Engine {
     }
 
     /**
-     * Partial-order reduction may put steps into a counterexample that a shortest one does not
-     * need. When it was used and something is violated, search again without it, only as deep as
-     * the deepest counterexample, and take the (shortest) traces from there.
+     * Makes BFS counterexamples canonical: a parallel search (ids in shard order) or a
+     * partial-order reduced one may report any of several shortest counterexamples, or with
+     * partial-order reduction a longer one. When something is violated, search again on one
+     * worker in discovery order (successors in the model's order, frontier first-in first-out),
+     * without partial-order reduction and only as deep as the deepest counterexample, and take
+     * the traces from there: the first counterexample in that order, the same for any number of
+     * workers or either store.
      */
     private static RunResult shortest(Model model, Options options, RunResult r) {
         int deepest = -1;
@@ -30,17 +34,20 @@ public final class Engine {
                 deepest = Math.max(deepest, p.trace().length());
             }
         }
-        if (r.stats().ampleStates() == 0 || deepest < 0) {
+        if (deepest < 0) {
             return r;
         }
-        RunResult again = new Bfs(model, options.withPartialOrder(false).withMaxDepth(deepest + 1)).run();
+        Options again = options.withPartialOrder(false).withMaxDepth(deepest + 1).withWorkers(1)
+                .withStore(StoreMode.FINGERPRINT).withListener(ProgressListener.NONE).withMaxStates(Options.DEFAULT_MAX_STATES);
+        RunResult a = new Bfs(model, again).run();
         java.util.List<PropertyResult> out = new java.util.ArrayList<>();
         boolean all = true;
         for (PropertyResult p : r.properties()) {
-            PropertyResult q = again.property(p.id());
-            boolean replace = p.verdict() == Verdict.VIOLATED && p.trace() != null && p.trace().loopStart() < 0
-                    && q.verdict() == Verdict.VIOLATED;
-            all &= replace || p.verdict() != Verdict.VIOLATED || p.trace() == null || p.trace().loopStart() >= 0;
+            PropertyResult q = a.property(p.id());
+            boolean violated = p.verdict() == Verdict.VIOLATED && p.trace() != null && p.trace().loopStart() < 0;
+            boolean replace = violated && q.verdict() == Verdict.VIOLATED && q.trace() != null
+                    && q.trace().length() <= p.trace().length();
+            all &= replace || !violated;
             out.add(replace ? new PropertyResult(p.id(), p.kind(), p.description(), p.verdict(), q.message(), q.trace(),
                     p.metric()) : p);
         }

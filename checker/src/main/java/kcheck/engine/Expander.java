@@ -1,6 +1,5 @@
 package kcheck.engine;
 
-import kcheck.engine.store.Ids;
 import kcheck.engine.store.StateStore;
 import kcheck.model.Model;
 import kcheck.model.StepSink;
@@ -18,7 +17,6 @@ abstract class Expander implements StepSink {
     final int w;
     final long[] cur;
     final long[] one;
-    final Ids.Block ids;
     private final boolean reduce;
     long curId;
     int depth;
@@ -46,7 +44,6 @@ abstract class Expander implements StepSink {
         this.w = search.w;
         this.cur = new long[w];
         this.one = new long[w];
-        this.ids = search.ids.block();
         this.reduce = search.options.reductions();
         this.batch = new long[16 * w];
         this.hashes = new long[16];
@@ -137,12 +134,8 @@ abstract class Expander implements StepSink {
             if (only >= 0 && (actorOf[k] == only) != in) {
                 continue;
             }
-            if (!ids.ready()) {
-                search.limit("state limit " + search.options.maxStates());
-                return false;
-            }
             System.arraycopy(batch, k * w, one, 0, w);
-            long sid = store.add(one, hashes[k], ids);
+            long sid = store.add(one, hashes[k]);
             if (sid >= 0) {
                 if (!search.links.set(sid, id, k)) {
                     search.limit("memory budget");
@@ -151,7 +144,7 @@ abstract class Expander implements StepSink {
                 checks.onState(sid, one, depth + 1);
                 discovered(sid, one);
             } else if (sid == StateStore.FULL) {
-                search.limit("memory budget");
+                search.full();
                 return false;
             } else {
                 present = true;

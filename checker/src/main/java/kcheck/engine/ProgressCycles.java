@@ -81,7 +81,7 @@ final class ProgressCycles {
         };
         for (int v = 0; v < n; v++) {
             g.offset[v] = g.edges;
-            if (search.links.isHole(v)) {
+            if (!exists(v)) {
                 continue;
             }
             store.load(v, cur);
@@ -92,8 +92,13 @@ final class ProgressCycles {
         return g;
     }
 
+    /** Ids are dense per shard: id v exists if its local index is below its shard's count. */
+    private boolean exists(long v) {
+        return (v >>> 6) < store.count((int) (v & (store.shards() - 1)));
+    }
+
     private Lasso find(Progress p) {
-        int n = (int) search.ids.allocated();
+        int n = (int) store.idBound();
         Graph g = build(p, n);
         int[] index = new int[n];
         int[] low = new int[n];
@@ -103,35 +108,36 @@ final class ProgressCycles {
         int[] callV = new int[16];
         int[] callPos = new int[16];
         int counter = 0;
-        int bestStem = Integer.MAX_VALUE;
+        int[] depth = depths(n);
+        int bestStem = -1;
         BitSet bestMembers = null;
         for (int root = 0; root < n; root++) {
-            if (index[root] != 0 || search.links.isHole(root)) {
+            if (index[root] != 0 || !exists(root)) {
                 continue;
             }
-            int depth = 0;
+            int top = 0;
             callV[0] = root;
             callPos[0] = -1;
-            while (depth >= 0) {
-                int v = callV[depth];
-                if (callPos[depth] < 0) {
+            while (top >= 0) {
+                int v = callV[top];
+                if (callPos[top] < 0) {
                     index[v] = low[v] = ++counter;
                     if (sp == scc.length) {
                         scc = Arrays.copyOf(scc, sp * 2);
                     }
                     scc[sp++] = v;
                     onStack.set(v);
-                    callPos[depth] = g.offset[v];
+                    callPos[top] = g.offset[v];
                 }
-                if (callPos[depth] < g.offset[v + 1]) {
-                    int x = g.target[callPos[depth]++];
+                if (callPos[top] < g.offset[v + 1]) {
+                    int x = g.target[callPos[top]++];
                     if (index[x] == 0) {
-                        if (++depth == callV.length) {
-                            callV = Arrays.copyOf(callV, depth * 2);
-                            callPos = Arrays.copyOf(callPos, depth * 2);
+                        if (++top == callV.length) {
+                            callV = Arrays.copyOf(callV, top * 2);
+                            callPos = Arrays.copyOf(callPos, top * 2);
                         }
-                        callV[depth] = x;
-                        callPos[depth] = -1;
+                        callV[top] = x;
+                        callPos[top] = -1;
                     } else if (onStack.get(x)) {
                         low[v] = Math.min(low[v], index[x]);
                     }
@@ -139,20 +145,23 @@ final class ProgressCycles {
                 }
                 if (low[v] == index[v]) {
                     int size = 0;
-                    int min = Integer.MAX_VALUE;
+                    int min = -1;
                     int from = sp;
                     int x;
                     do {
                         x = scc[--sp];
                         onStack.clear(x);
                         size++;
-                        min = Math.min(min, x);
+                        if (min < 0 || depth[x] < depth[min] || (depth[x] == depth[min] && x < min)) {
+                            min = x;
+                        }
                     } while (x != v);
                     boolean selfLoop = false;
                     for (int e = g.offset[v]; e < g.offset[v + 1] && !selfLoop; e++) {
                         selfLoop = g.target[e] == v;
                     }
-                    if ((size > 1 || selfLoop) && min < bestStem) {
+                    if ((size > 1 || selfLoop) && (bestStem < 0 || depth[min] < depth[bestStem]
+                            || (depth[min] == depth[bestStem] && min < bestStem))) {
                         bestStem = min;
                         bestMembers = new BitSet(n);
                         for (int i = sp; i < from; i++) {
@@ -160,14 +169,40 @@ final class ProgressCycles {
                         }
                     }
                 }
-                depth--;
-                if (depth >= 0) {
-                    int parent = callV[depth];
+                top--;
+                if (top >= 0) {
+                    int parent = callV[top];
                     low[parent] = Math.min(low[parent], low[v]);
                 }
             }
         }
         return bestMembers == null ? null : new Lasso(bestStem, cycle(g, bestStem, bestMembers, n));
+    }
+
+    /** The BFS depth of every state, from the trace links (parents are found by following them once). */
+    private int[] depths(int n) {
+        int[] d = new int[n];
+        java.util.Arrays.fill(d, -1);
+        int[] path = new int[64];
+        for (int v = 0; v < n; v++) {
+            if (d[v] >= 0 || !exists(v)) {
+                continue;
+            }
+            int len = 0;
+            long x = v;
+            while (x >= 0 && d[(int) x] < 0) {
+                if (len == path.length) {
+                    path = java.util.Arrays.copyOf(path, len * 2);
+                }
+                path[len++] = (int) x;
+                x = search.links.parent(x);
+            }
+            int base = x < 0 ? -1 : d[(int) x];
+            for (int i = len - 1; i >= 0; i--) {
+                d[path[i]] = ++base;
+            }
+        }
+        return d;
     }
 
     /** A shortest cycle from {@code start} back to itself inside {@code members}, as ordinals. */

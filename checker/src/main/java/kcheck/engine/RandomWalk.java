@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import kcheck.engine.store.FingerprintStore;
-import kcheck.engine.store.Ids;
 import kcheck.engine.store.MemoryBudget;
 import kcheck.model.Deadlock;
 import kcheck.model.Invariant;
@@ -62,8 +61,7 @@ final class RandomWalk {
 
     RunResult run() {
         SplittableRandom rnd = new SplittableRandom(options.seed());
-        FingerprintStore seen = new FingerprintStore(new MemoryBudget(options.memoryBytes()), false);
-        Ids.Block seenIds = new Ids(Long.MAX_VALUE).block();
+        FingerprintStore seen = new FingerprintStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(options.memoryBytes()), false);
         long deadline = options.timeLimit() == null ? Long.MAX_VALUE : start + options.timeLimit().toNanos();
         long maxWalks = options.timeLimit() == null && options.maxStates() == Options.DEFAULT_MAX_STATES ? 1000 : Long.MAX_VALUE;
         String limit = "";
@@ -86,8 +84,7 @@ final class RandomWalk {
             long[] cur = initial.get(init).clone();
             List<long[]> states = new ArrayList<>(List.of(cur));
             List<int[]> path = new ArrayList<>();
-            seenIds.ready();
-            seen.add(cur, Hashing.hash(cur, 0, cur.length), seenIds);
+            seen.add(cur, Hashing.hash(cur, 0, cur.length));
             checkState(init, states, path);
             for (int d = 0; d < options.walkDepth() && !allViolated(); d++) {
                 List<Step> next = enabled(cur);
@@ -104,8 +101,7 @@ final class RandomWalk {
                 cur = st.to;
                 steps++;
                 deepest = Math.max(deepest, path.size());
-                seenIds.ready();
-                seen.add(cur, Hashing.hash(cur, 0, cur.length), seenIds);
+                seen.add(cur, Hashing.hash(cur, 0, cur.length));
                 checkState(init, states, path);
             }
             if (System.nanoTime() > nextReport) {

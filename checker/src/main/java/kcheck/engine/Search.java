@@ -5,7 +5,6 @@ import java.util.List;
 
 import kcheck.engine.store.ExactStore;
 import kcheck.engine.store.FingerprintStore;
-import kcheck.engine.store.Ids;
 import kcheck.engine.store.Links;
 import kcheck.engine.store.MemoryBudget;
 import kcheck.engine.store.StateStore;
@@ -21,7 +20,6 @@ abstract class Search {
     final int w;
     final MemoryBudget budget;
     final StateStore store;
-    final Ids ids;
     final Links links;
     final Checks checks;
     final long startNanos = System.nanoTime();
@@ -40,9 +38,8 @@ abstract class Search {
         this.w = model.width();
         this.budget = new MemoryBudget(options.memoryBytes());
         boolean concurrent = options.workers() > 1;
-        this.ids = new Ids(options.maxStates());
-        this.store = exact ? new ExactStore(w, options.maxStates(), budget, concurrent, ids)
-                : new FingerprintStore(budget, concurrent);
+        this.store = exact ? new ExactStore(w, options.maxStates(), budget, concurrent)
+                : new FingerprintStore(options.maxStates(), budget, concurrent);
         this.links = new Links(options.maxStates(), budget);
         this.checks = new Checks(model);
         this.deadlineNanos = options.timeLimit() == null ? Long.MAX_VALUE
@@ -77,14 +74,10 @@ abstract class Search {
     }
 
     /** Stores an initial state (ordinal {@code i}); its id, or -1 if already present or out of room. */
-    long addInitial(long[] s, int i, Ids.Block block) {
-        if (!block.ready()) {
-            limit("state limit " + options.maxStates());
-            return -1;
-        }
-        long id = store.add(s, Hashing.hash(s, 0, w), block);
+    long addInitial(long[] s, int i) {
+        long id = store.add(s, Hashing.hash(s, 0, w));
         if (id == StateStore.FULL) {
-            limit("memory budget");
+            full();
             return -1;
         }
         if (id >= 0) {
@@ -92,6 +85,11 @@ abstract class Search {
             checks.onState(id, s, 0);
         }
         return id;
+    }
+
+    /** The store refused a state: stop, naming the limit. */
+    void full() {
+        limit(store.fullReason().equals("state limit") ? "state limit " + options.maxStates() : "memory budget");
     }
 
     long linkBytes() {

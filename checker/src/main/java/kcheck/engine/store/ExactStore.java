@@ -1,40 +1,54 @@
 package kcheck.engine.store;
 
+import java.util.concurrent.atomic.AtomicLong;
+
+import kcheck.engine.Hashing;
+
 /**
- * Full packed states. States live in chunked {@code long} arrays indexed by id (so the BFS
- * frontier is an id range, no separate queue); a sharded open-addressing index of {@code int}
- * entries maps hashes to ids. An entry holds {@code id + 1} in its low {@code idBits} bits and
- * the rest is a tag of hash bits, so most probes compare no state. When ids outgrow
- * {@code idBits} the index is rebuilt with fewer tag bits.
+ * Full packed states. Each shard keeps its states contiguously in chunked {@code long} arrays
+ * (so the BFS frontier is a local id range per shard, no separate queue, and a shard rehashes by
+ * a sequential scan of its own states) and an open-addressing index of {@code int} entries: the
+ * local id + 1 in the low {@code idBits} bits, and above it a tag of hash bits, so most probes
+ * compare no state. A shard widens its id field (fewer tag bits) on its own when it fills.
  *
  * <p>Memory: {@code 8 * width} bytes per state for the states, 4 bytes per index slot at load
  * 0.53..0.8 (5 to 7.5 bytes per state).
  */
 public final class ExactStore implements StateStore {
-    static final int CHUNK_BITS = 14;
+    static final int CHUNK_BITS = 12;
     static final int CHUNK = 1 << CHUNK_BITS;
 
     private final int w;
     private final long maxStates;
     private final MemoryBudget budget;
     private final boolean concurrent;
-    private final long[][] chunks;
     private final Shard[] shards = new Shard[Shards.SHARDS];
-    private volatile int idBits = 20;
+    /** Counted exactly (one shared counter) only when a state limit below the default is set. */
+    private final AtomicLong total = new AtomicLong();
+    private final boolean limited;
+    private volatile String fullReason = "";
 
-    private static final class Shard {
+    private final class Shard {
         int[] table = new int[Shards.INITIAL_CAPACITY];
-        int used;
+        long[][] chunks = new long[16][];
+        int count;
+        int idBits = 16;
+
+        long[] chunk(int local) {
+            int c = local >>> CHUNK_BITS;
+            if (c >= chunks.length) {
+                chunks = java.util.Arrays.copyOf(chunks, chunks.length * 2);
+            }
+            return chunks[c];
+        }
     }
 
-    /** {@code ids} must be the allocator whose blocks are passed to {@link #add}. */
-    public ExactStore(int width, long maxStates, MemoryBudget budget, boolean concurrent, Ids ids) {
+    public ExactStore(int width, long maxStates, MemoryBudget budget, boolean concurrent) {
         this.w = width;
-        this.maxStates = Math.min(maxStates, (1L << 31) - 2);
-        ids.listener(this::reserving);
+        this.maxStates = maxStates;
+        this.limited = maxStates < kcheck.engine.Options.DEFAULT_MAX_STATES;
         this.budget = budget;
         this.concurrent = concurrent;
-        this.chunks = new long[(int) ((this.maxStates + CHUNK) >>> CHUNK_BITS) + 1][];
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard();
         }
@@ -42,14 +56,15 @@ public final class ExactStore implements StateStore {
     }
 
     @Override
-    public long add(long[] s, long h, Ids.Block ids) {
-        Shard sh = shards[Shards.shard(h)];
+    public long add(long[] s, long h) {
+        int k = Shards.shard(h);
+        Shard sh = shards[k];
         if (concurrent) {
             synchronized (sh) {
-                return add(sh, s, h, ids);
+                return add(k, sh, s, h);
             }
         }
-        return add(sh, s, h, ids);
+        return add(k, sh, s, h);
     }
 
     @Override
@@ -58,8 +73,13 @@ public final class ExactStore implements StateStore {
         return t[Shards.slot(h, t.length)];
     }
 
-    private long add(Shard sh, long[] s, long h, Ids.Block ids) {
-        int bits = idBits;
+    /** Tag: the hash bits above the id bits, taken from bits 26..57 (clear of the shard and slot bits). */
+    private static int tag(long h, int bits) {
+        return (int) (h >>> 26) >>> bits;
+    }
+
+    private long add(int k, Shard sh, long[] s, long h) {
+        int bits = sh.idBits;
         int idMask = (int) ((1L << bits) - 1);
         int tag = tag(h, bits);
         int[] t = sh.table;
@@ -70,43 +90,52 @@ public final class ExactStore implements StateStore {
             if (e == 0) {
                 break;
             }
-            if ((e >>> bits) == tag && equalsAt((e & idMask) - 1, s)) {
+            if ((e >>> bits) == tag && equalsAt(sh, (e & idMask) - 1, s)) {
                 return PRESENT;
             }
             if (++i == cap) {
                 i = 0;
             }
         }
-        if (sh.used + 1 > cap * Shards.MAX_LOAD && !grow(sh)) {
+        if (limited && total.get() >= maxStates) {
+            fullReason = "state limit";
             return FULL;
         }
-        long id = ids.take();
-        if (!store(id, s)) {
+        int local = sh.count;
+        boolean rebuilt = false;
+        if (local + 1 >= (1L << bits) - 1) {
+            if (bits >= 31) {
+                fullReason = "state limit";
+                return FULL;
+            }
+            rebuilt = true;
+        }
+        if (sh.count + 1 > cap * Shards.MAX_LOAD) {
+            rebuilt = true;
+        }
+        if (rebuilt && !rebuild(sh)) {
+            fullReason = "memory budget";
             return FULL;
         }
-        int entry = (int) (id + 1) | (tag << bits);
-        if (sh.table != t) {
-            insert(sh.table, h, entry, bits);
+        if (!store(sh, local, s)) {
+            fullReason = "memory budget";
+            return FULL;
+        }
+        bits = sh.idBits;
+        int entry = (local + 1) | (tag(h, bits) << bits);
+        if (rebuilt) {
+            insert(sh.table, h, entry);
         } else {
             t[i] = entry;
         }
-        sh.used++;
-        return id;
-    }
-
-    /** Called before ids below {@code upTo} are handed out: widens the id field when needed. */
-    private void reserving(long upTo) {
-        if (upTo >= (1L << idBits) - (1L << (idBits - 4))) {
-            widenIds(upTo);
+        sh.count = local + 1;
+        if (limited) {
+            total.incrementAndGet();
         }
+        return Shards.id(k, local);
     }
 
-    /** Tag: the hash bits above the id bits, taken from bits 26..57 (clear of the shard and slot bits). */
-    private static int tag(long h, int bits) {
-        return (int) (h >>> 26) >>> bits;
-    }
-
-    private static void insert(int[] t, long h, int entry, int bits) {
+    private static void insert(int[] t, long h, int entry) {
         int cap = t.length;
         int i = Shards.slot(h, cap);
         while (t[i] != 0) {
@@ -117,103 +146,65 @@ public final class ExactStore implements StateStore {
         t[i] = entry;
     }
 
-    private boolean grow(Shard sh) {
-        int cap = Shards.grown(sh.table.length);
-        if (!budget.reserve((long) cap * 4)) {
+    /**
+     * Rebuilds a shard's index, larger if it is too full and with two more id bits if its ids
+     * outgrow them, by one sequential pass over the shard's own states.
+     */
+    private boolean rebuild(Shard sh) {
+        int cap = sh.table.length;
+        if (sh.count + 1 > cap * Shards.MAX_LOAD) {
+            cap = Shards.grown(cap);
+        }
+        int bits = sh.idBits;
+        while (sh.count + 2 >= (1L << bits) - 1 && bits < 31) {
+            bits = Math.min(31, bits + 2);
+        }
+        long extra = (long) cap * 4;
+        if (!budget.reserve(extra)) {
             return false;
         }
-        int[] old = sh.table;
         int[] t;
         try {
             t = new int[cap];
         } catch (OutOfMemoryError e) {
-            budget.release((long) cap * 4);
+            budget.release(extra);
             return false;
         }
-        rehash(old, t, idBits, idBits);
+        long[] tmp = new long[w];
+        for (int local = 0; local < sh.count; local++) {
+            long[] chunk = sh.chunks[local >>> CHUNK_BITS];
+            System.arraycopy(chunk, (local & (CHUNK - 1)) * w, tmp, 0, w);
+            long h = Hashing.hash(tmp, 0, w);
+            insert(t, h, (local + 1) | (tag(h, bits) << bits));
+        }
+        budget.release((long) sh.table.length * 4);
         sh.table = t;
-        budget.release((long) old.length * 4);
+        sh.idBits = bits;
         return true;
     }
 
-    /** Moves every entry of {@code from} (ids of {@code oldBits}) into {@code to} (ids of {@code newBits}). */
-    private void rehash(int[] from, int[] to, int oldBits, int newBits) {
-        int oldMask = (int) ((1L << oldBits) - 1);
-        long[] tmp = new long[w];
-        for (int e : from) {
-            if (e == 0) {
-                continue;
-            }
-            long id = (e & oldMask) - 1;
-            load(id, tmp);
-            long h = kcheck.engine.Hashing.hash(tmp, 0, w);
-            int tag = tag(h, newBits);
-            insert(to, h, (int) (id + 1) | (tag << newBits), newBits);
-        }
-    }
-
-    /** Rebuilds every shard with enough id bits for {@code upTo} (fewer tag bits), under all shard locks. */
-    private void widenIds(long upTo) {
-        lockAll(0, upTo);
-    }
-
-    private void lockAll(int k, long upTo) {
-        if (k < shards.length && concurrent) {
-            synchronized (shards[k]) {
-                lockAll(k + 1, upTo);
-            }
-            return;
-        }
-        int bits = idBits;
-        int nb = bits;
-        while (nb < 31 && upTo >= (1L << nb) - (1L << (nb - 4))) {
-            nb += 2;
-        }
-        nb = Math.min(31, nb);
-        if (nb == bits) {
-            return;
-        }
-        for (Shard sh : shards) {
-            int[] t = new int[sh.table.length];
-            rehash(sh.table, t, bits, nb);
-            sh.table = t;
-        }
-        idBits = nb;
-    }
-
-    private boolean store(long id, long[] s) {
-        int c = (int) (id >>> CHUNK_BITS);
-        long[] chunk = chunks[c];
+    private boolean store(Shard sh, int local, long[] s) {
+        long[] chunk = sh.chunk(local);
         if (chunk == null) {
-            chunk = allocateChunk(c);
-            if (chunk == null) {
+            long bytes = (long) CHUNK * w * 8;
+            if (!budget.reserve(bytes)) {
                 return false;
             }
+            try {
+                chunk = new long[CHUNK * w];
+            } catch (OutOfMemoryError e) {
+                budget.release(bytes);
+                return false;
+            }
+            sh.chunks[local >>> CHUNK_BITS] = chunk;
         }
-        System.arraycopy(s, 0, chunk, (int) (id & (CHUNK - 1)) * w, w);
+        System.arraycopy(s, 0, chunk, (local & (CHUNK - 1)) * w, w);
         return true;
     }
 
-    private synchronized long[] allocateChunk(int c) {
-        if (chunks[c] != null) {
-            return chunks[c];
-        }
-        long bytes = (long) CHUNK * w * 8;
-        if (!budget.reserve(bytes)) {
-            return null;
-        }
-        try {
-            chunks[c] = new long[CHUNK * w];
-        } catch (OutOfMemoryError e) {
-            budget.release(bytes);
-            return null;
-        }
-        return chunks[c];
-    }
-
-    private boolean equalsAt(long id, long[] s) {
-        long[] chunk = chunks[(int) (id >>> CHUNK_BITS)];
-        int off = (int) (id & (CHUNK - 1)) * w;
+    private boolean equalsAt(Shard sh, int local, long[] s) {
+        long[] chunk = sh.chunks[local >>> CHUNK_BITS];
+        int off = (local & (CHUNK - 1)) * w;
         for (int k = 0; k < w; k++) {
             if (chunk[off + k] != s[k]) {
                 return false;
@@ -224,23 +215,27 @@ public final class ExactStore implements StateStore {
 
     /** Copies state {@code id} into {@code out}. */
     public void load(long id, long[] out) {
-        System.arraycopy(chunks[(int) (id >>> CHUNK_BITS)], (int) (id & (CHUNK - 1)) * w, out, 0, w);
+        Shard sh = shards[Shards.shardOf(id)];
+        int local = (int) Shards.localOf(id);
+        System.arraycopy(sh.chunks[local >>> CHUNK_BITS], (local & (CHUNK - 1)) * w, out, 0, w);
     }
 
     /** The id of {@code s} (hash {@code h}), or -1 if absent. Not for use during concurrent adds. */
     public long find(long[] s, long h) {
-        int bits = idBits;
+        int k = Shards.shard(h);
+        Shard sh = shards[k];
+        int bits = sh.idBits;
         int idMask = (int) ((1L << bits) - 1);
         int tag = tag(h, bits);
-        int[] t = shards[Shards.shard(h)].table;
+        int[] t = sh.table;
         int i = Shards.slot(h, t.length);
         while (true) {
             int e = t[i];
             if (e == 0) {
                 return -1;
             }
-            if ((e >>> bits) == tag && equalsAt((e & idMask) - 1, s)) {
-                return (e & idMask) - 1;
+            if ((e >>> bits) == tag && equalsAt(sh, (e & idMask) - 1, s)) {
+                return Shards.id(k, (e & idMask) - 1);
             }
             if (++i == t.length) {
                 i = 0;
@@ -252,9 +247,28 @@ public final class ExactStore implements StateStore {
     public long size() {
         long n = 0;
         for (Shard sh : shards) {
-            n += sh.used;
+            n += sh.count;
         }
         return n;
+    }
+
+    @Override
+    public int shards() {
+        return Shards.SHARDS;
+    }
+
+    @Override
+    public long count(int shard) {
+        return shards[shard].count;
+    }
+
+    @Override
+    public long idBound() {
+        long max = 0;
+        for (Shard sh : shards) {
+            max = Math.max(max, sh.count);
+        }
+        return max << Shards.SHARD_BITS;
     }
 
     @Override
@@ -262,15 +276,14 @@ public final class ExactStore implements StateStore {
         long b = 0;
         for (Shard sh : shards) {
             b += (long) sh.table.length * 4;
+            for (long[] c : sh.chunks) {
+                b += c == null ? 0 : (long) c.length * 8;
+            }
         }
-        long c = 0;
-        for (long[] chunk : chunks) {
-            c += chunk == null ? 0 : 1;
-        }
-        return b + c * CHUNK * w * 8L;
+        return b;
     }
 
-    /** Bytes per state the format itself needs at the current load (state words plus index slots), slack of the last chunk excluded. */
+    /** Bytes per state the format itself needs at the current load: state words plus index slots. */
     public double bytesPerState() {
         long n = Math.max(1, size());
         long b = 0;
@@ -285,4 +298,8 @@ public final class ExactStore implements StateStore {
         return true;
     }
 
+    @Override
+    public String fullReason() {
+        return fullReason;
+    }
 }

@@ -10,13 +10,19 @@ public final class FingerprintStore implements StateStore {
     private final MemoryBudget budget;
     private final boolean concurrent;
     private final Shard[] shards = new Shard[Shards.SHARDS];
+    private final java.util.concurrent.atomic.AtomicLong total = new java.util.concurrent.atomic.AtomicLong();
+    private final long maxStates;
+    private final boolean limited;
+    private volatile String fullReason = "";
 
     private static final class Shard {
         long[] table = new long[Shards.INITIAL_CAPACITY];
         int used;
     }
 
-    public FingerprintStore(MemoryBudget budget, boolean concurrent) {
+    public FingerprintStore(long maxStates, MemoryBudget budget, boolean concurrent) {
+        this.maxStates = maxStates;
+        this.limited = maxStates < kcheck.engine.Options.DEFAULT_MAX_STATES;
         this.budget = budget;
         this.concurrent = concurrent;
         for (int i = 0; i < shards.length; i++) {
@@ -26,14 +32,15 @@ public final class FingerprintStore implements StateStore {
     }
 
     @Override
-    public long add(long[] s, long h, Ids.Block ids) {
-        Shard sh = shards[Shards.shard(h)];
+    public long add(long[] s, long h) {
+        int k = Shards.shard(h);
+        Shard sh = shards[k];
         if (concurrent) {
             synchronized (sh) {
-                return add(sh, h, ids);
+                return add(k, sh, h);
             }
         }
-        return add(sh, h, ids);
+        return add(k, sh, h);
     }
 
     @Override
@@ -42,7 +49,7 @@ public final class FingerprintStore implements StateStore {
         return (int) t[Shards.slot(h, t.length)];
     }
 
-    private long add(Shard sh, long h, Ids.Block ids) {
+    private long add(int k, Shard sh, long h) {
         long[] t = sh.table;
         int cap = t.length;
         int i = Shards.slot(h, cap);
@@ -58,16 +65,23 @@ public final class FingerprintStore implements StateStore {
                 i = 0;
             }
         }
+        if (limited && total.get() >= maxStates) {
+            fullReason = "state limit";
+            return FULL;
+        }
         if (sh.used + 1 > cap * Shards.MAX_LOAD) {
             if (!grow(sh)) {
+                fullReason = "memory budget";
                 return FULL;
             }
             insert(sh.table, h);
         } else {
             t[i] = h;
         }
-        sh.used++;
-        return ids.take();
+        if (limited) {
+            total.incrementAndGet();
+        }
+        return Shards.id(k, sh.used++);
     }
 
     private static void insert(long[] t, long h) {
@@ -118,6 +132,30 @@ public final class FingerprintStore implements StateStore {
             n += sh.used;
         }
         return n;
+    }
+
+    @Override
+    public int shards() {
+        return Shards.SHARDS;
+    }
+
+    @Override
+    public long count(int shard) {
+        return shards[shard].used;
+    }
+
+    @Override
+    public long idBound() {
+        long max = 0;
+        for (Shard sh : shards) {
+            max = Math.max(max, sh.used);
+        }
+        return max << Shards.SHARD_BITS;
+    }
+
+    @Override
+    public String fullReason() {
+        return fullReason;
     }
 
     @Override

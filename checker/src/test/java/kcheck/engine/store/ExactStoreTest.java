@@ -2,74 +2,94 @@ package kcheck.engine.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashSet;
+import java.util.Set;
+
 import org.junit.jupiter.api.Test;
 
 import kcheck.engine.Hashing;
+import kcheck.engine.Options;
 
 class ExactStoreTest {
 
-    private static long add(ExactStore s, Ids.Block b, long... state) {
-        assertThat(b.ready()).isTrue();
-        return s.add(state, Hashing.hash(state, 0, state.length), b);
+    private static long add(StateStore s, long... state) {
+        return s.add(state, Hashing.hash(state, 0, state.length));
     }
 
     @Test
     void addsEachStateOnceAndFindsItById() {
-        Ids ids = new Ids(1_000_000);
-        ExactStore s = new ExactStore(2, 1_000_000, new MemoryBudget(1L << 30), false, ids);
-        Ids.Block b = ids.block();
-        for (long i = 0; i < 100_000; i++) {
-            assertThat(add(s, b, i, i * 31)).isEqualTo(i);
+        ExactStore s = new ExactStore(2, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false);
+        long[] ids = new long[100_000];
+        Set<Long> distinct = new HashSet<>();
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = add(s, i, i * 31L);
+            assertThat(ids[i]).isNotNegative();
+            distinct.add(ids[i]);
         }
-        for (long i = 0; i < 100_000; i += 997) {
-            assertThat(add(s, b, i, i * 31)).isEqualTo(StateStore.PRESENT);
-            long[] st = {i, i * 31};
-            assertThat(s.find(st, Hashing.hash(st, 0, 2))).isEqualTo(i);
+        assertThat(distinct).hasSize(ids.length);
+        for (int i = 0; i < ids.length; i += 997) {
+            assertThat(add(s, i, i * 31L)).isEqualTo(StateStore.PRESENT);
+            long[] st = {i, i * 31L};
+            assertThat(s.find(st, Hashing.hash(st, 0, 2))).isEqualTo(ids[i]);
             long[] out = new long[2];
-            s.load(i, out);
-            assertThat(out).containsExactly(i, i * 31);
+            s.load(ids[i], out);
+            assertThat(out).containsExactly(i, i * 31L);
         }
         assertThat(s.size()).isEqualTo(100_000);
         assertThat(s.bytesPerState()).as("8 + state width").isLessThanOrEqualTo(8 + 16);
     }
 
     @Test
-    void idBlocksRunOutAtTheStateLimit() {
-        Ids ids = new Ids(10);
-        ExactStore s = new ExactStore(1, 10, new MemoryBudget(1L << 30), false, ids);
-        Ids.Block b = ids.block();
+    void idsAreDensePerShardSoALevelIsOneRangePerShard() {
+        ExactStore s = new ExactStore(1, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false);
+        for (long i = 0; i < 10_000; i++) {
+            add(s, i);
+        }
+        long total = 0;
+        for (int k = 0; k < s.shards(); k++) {
+            total += s.count(k);
+            for (long local = 0; local < s.count(k); local++) {
+                long[] out = new long[1];
+                s.load(StateStore.id(k, local), out);
+                assertThat(s.find(out, Hashing.hash(out, 0, 1))).isEqualTo(StateStore.id(k, local));
+            }
+        }
+        assertThat(total).isEqualTo(10_000);
+    }
+
+    @Test
+    void refusesBeyondTheStateLimit() {
+        ExactStore s = new ExactStore(1, 10, new MemoryBudget(1L << 30), false);
         for (long i = 0; i < 10; i++) {
-            assertThat(add(s, b, i)).isEqualTo(i);
+            assertThat(add(s, i)).isNotNegative();
         }
-        assertThat(b.ready()).isFalse();
+        assertThat(add(s, 99)).isEqualTo(StateStore.FULL);
+        assertThat(s.fullReason()).isEqualTo("state limit");
     }
 
     @Test
-    void twoWorkersGetDisjointBlocksAndReleasedTailsAreHoles() {
-        Ids ids = new Ids(1_000_000);
-        ExactStore s = new ExactStore(1, 1_000_000, new MemoryBudget(1L << 30), true, ids);
-        Ids.Block a = ids.block();
-        Ids.Block c = ids.block();
-        long x = add(s, a, 1);
-        long y = add(s, c, 2);
-        assertThat(y - x).isEqualTo(Ids.BLOCK);
-        long[] hole = a.release();
-        assertThat(hole).containsExactly(x + 1, x + Ids.BLOCK);
-        assertThat(ids.holes()).isEqualTo(Ids.BLOCK - 1);
-    }
-
-    @Test
-    void widensIdsPastTheFirstTagWidth() {
-        Ids ids = new Ids(3_000_000);
-        ExactStore s = new ExactStore(1, 3_000_000, new MemoryBudget(1L << 31), false, ids);
-        Ids.Block b = ids.block();
-        int n = (1 << 20) + 5000;
-        for (long i = 0; i < n; i++) {
-            assertThat(add(s, b, i)).isEqualTo(i);
+    void shardsWidenTheirIdsPastTheFirstTagWidth() {
+        ExactStore s = new ExactStore(1, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 31), false);
+        int n = 64 * (1 << 16) + 5000;
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = add(s, i);
         }
-        for (long i = 0; i < n; i += 4099) {
+        for (int i = 0; i < n; i += 4099) {
             long[] st = {i};
-            assertThat(s.find(st, Hashing.hash(st, 0, 1))).isEqualTo(i);
+            assertThat(s.find(st, Hashing.hash(st, 0, 1))).isEqualTo(ids[i]);
         }
+        assertThat(s.size()).isEqualTo(n);
+    }
+
+    @Test
+    void memoryBudgetRefusesInsteadOfRunningOut() {
+        ExactStore s = new ExactStore(4, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 20), false);
+        long last = 0;
+        for (long i = 0; i < 1_000_000 && last >= 0; i++) {
+            last = add(s, i, i, i, i);
+        }
+        assertThat(last).isEqualTo(StateStore.FULL);
+        assertThat(s.fullReason()).isEqualTo("memory budget");
     }
 }
