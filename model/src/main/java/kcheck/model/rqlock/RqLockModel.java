@@ -400,18 +400,18 @@ final class RqLockModel implements Model {
         if (!ticket) {
             return;
         }
+        for (int c = 0; c < n; c++) {
+            int g = g(s, c);
+            if (prog.op[g] == WAIT) {
+                int l = prog.lock[g];
+                tkt[c].set(s, (tkt[c].getInt(s) - owner[l].getInt(s)) & TICKET_MASK);
+            }
+        }
         for (int l = 0; l < n; l++) {
             int o = owner[l].getInt(s);
-            if (o == 0) {
-                continue;
-            }
-            owner[l].set(s, 0);
-            next[l].set(s, (next[l].getInt(s) - o) & TICKET_MASK);
-            for (int c = 0; c < n; c++) {
-                int g = g(s, c);
-                if (prog.op[g] == WAIT && prog.lock[g] == l) {
-                    tkt[c].set(s, (tkt[c].getInt(s) - o) & TICKET_MASK);
-                }
+            if (o != 0) {
+                owner[l].set(s, 0);
+                next[l].set(s, (next[l].getInt(s) - o) & TICKET_MASK);
             }
         }
     }
