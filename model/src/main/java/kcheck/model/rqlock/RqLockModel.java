@@ -266,9 +266,12 @@ final class RqLockModel implements Model {
             ovt[c].set(nx, 0);
         }
         if (prog.op[g] == CALL && fifo) {
+            /* only waiters for a lock this call can return holding (this_rq, busiest) can be overtaken by it */
+            int locks = (1 << c) | (1 << branch);
             long waiting = 0;
             for (int a = 0; a < n; a++) {
-                if (a != c && prog.waitsFor[g(s, a)] >= 0) {
+                int l = a == c ? -1 : prog.waitsFor[g(s, a)];
+                if (l >= 0 && (locks & (1 << l)) != 0) {
                     waiting |= 1L << a;
                 }
             }
