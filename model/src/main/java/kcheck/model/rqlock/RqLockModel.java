@@ -358,34 +358,45 @@ final class RqLockModel implements Model {
     }
 
     /**
-     * A CPU's next step is visible if it can change what a selected property reads: the locks it
-     * holds (mutual-exclusion), a return from double_lock_balance (the step properties and every
-     * monitor), or whether it waits or is inside double_lock_balance (the monitors).
+     * A CPU's next step is visible if it can change what a selected property observes.
+     * mutual-exclusion observes only "some lock has two holders": a lock step changes that only if
+     * another CPU holds the same lock now, and no other CPU can touch that lock's words before
+     * the step runs (that is what makes it part of an ample set), so that stays true wherever
+     * the reduction moves the step. holds-both-on-return and return-contract read only the
+     * returning CPU's own program counter and need nothing. The monitors (fifo-entry, bypass,
+     * overtake) read every CPU's wait and call status: steps that change it, calls and returns
+     * are visible to them.
      */
     @Override
     public long stepFootprint(long[] s, int cpu) {
         int g = g(s, cpu);
         int b = prog.branches;
         boolean monitors = fifo || bypass || overtake;
+        boolean me = selected.contains("mutual-exclusion");
+        int others = 0;
+        if (me) {
+            for (int a = 0; a < n; a++) {
+                if (a != cpu) {
+                    others |= prog.held[g(s, a)];
+                }
+            }
+        }
         for (int k = 0; k < b; k++) {
             int e = g * b + k;
             int t = prog.target[e];
             if (t == RqLockProgram.NONE) {
                 continue;
             }
-            int tg = prog.base[cpu] + (t == NEXT_ROUND ? 0 : t);
-            if (prog.ret[e] >= 0 && (monitors || selected.contains("holds-both-on-return") || selected.contains("return-contract"))) {
+            int heldAfter = t == NEXT_ROUND ? 0 : prog.held[prog.base[cpu] + t];
+            if (me && ((heldAfter ^ prog.held[g]) & others) != 0) {
                 return -1L;
             }
-            if (selected.contains("mutual-exclusion") && t != NEXT_ROUND && prog.held[tg] != prog.held[g]) {
-                return -1L;
-            }
-            if (selected.contains("mutual-exclusion") && t == NEXT_ROUND) {
-                return -1L;
-            }
-            if (monitors && (prog.op[g] == CALL || prog.waitsFor[g] >= 0
-                    || (t != NEXT_ROUND && (prog.waitsFor[tg] >= 0 || prog.inside[tg] != prog.inside[g])))) {
-                return -1L;
+            if (monitors) {
+                int tg = prog.base[cpu] + (t == NEXT_ROUND ? 0 : t);
+                if (prog.ret[e] >= 0 || prog.op[g] == CALL || prog.waitsFor[g] >= 0
+                        || (t != NEXT_ROUND && (prog.waitsFor[tg] >= 0 || prog.inside[tg] != prog.inside[g]))) {
+                    return -1L;
+                }
             }
         }
         return prog.touch[g];
