@@ -1,5 +1,6 @@
 package kcheck.cli;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +17,7 @@ import kcheck.engine.RunResult;
 import kcheck.model.Model;
 import kcheck.model.Models;
 import kcheck.trace.TraceIO;
+import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,13 +56,48 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON")
     boolean json;
 
+    @Option(names = "--variant-file", paramLabel = "FILE.java", description = "bench your own variant (a Java source file, see "
+            + "'kcheck variant new') on its model's benchmark bounds")
+    Path variantFile;
+
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
+    @Option(names = "--jmh", description = "run the JMH micro-benchmarks (state stores, successor generation) instead")
+    boolean jmh;
+
+    @Option(names = "--jmh-include", paramLabel = "REGEX", description = "only the JMH benchmarks matching REGEX")
+    String jmhInclude = "kcheck\\.bench\\..*";
+
     @Override
     public Integer call() throws Exception {
+        if (jmh) {
+            org.openjdk.jmh.runner.options.Options o = new org.openjdk.jmh.runner.options.OptionsBuilder()
+                    .include(jmhInclude).build();
+            new org.openjdk.jmh.runner.Runner(o).run();
+            return ExitCodes.OK;
+        }
         for (String m : models) {
             Models.get(m);
+        }
+        VariantFile vf = variantFile == null ? null : VariantFile.load(variantFile, models.size() == 1 ? Models.get(models.get(0)) : null);
+        List<Entry> entries = FIXED;
+        if (vf != null) {
+            if (!models.isEmpty() && !models.equals(List.of(vf.model().name()))) {
+                throw new UsageException("--variant-file " + variantFile + " is a " + vf.model().name() + " variant: name no other model");
+            }
+            entries = new ArrayList<>();
+            for (Entry e : FIXED) {
+                if (e.model().equals(vf.model().name())) {
+                    entries.add(new Entry(e.model(), vf.variantName(), e.params()));
+                }
+            }
+            if (entries.isEmpty()) {
+                entries.add(new Entry(vf.model().name(), vf.variantName(), Map.of()));
+            }
+            if (!json) {
+                System.out.println(VariantFiles.describe(vf));
+            }
         }
         Options options = search.toOptions().withListener(ProgressPrinter.create(quiet));
         ArrayNode arr = JsonNodeFactory.instance.arrayNode();
@@ -69,16 +106,16 @@ final class BenchCommand implements Callable<Integer> {
                     "bytes/state", "wall s", "workers", "complete");
         }
         boolean allComplete = true;
-        for (Entry e : FIXED) {
+        for (Entry e : entries) {
             if (!models.isEmpty() && !models.contains(e.model())) {
                 continue;
             }
             if (Models.all().stream().noneMatch(f -> f.name().equals(e.model()))) {
                 continue;
             }
-            Model m = Instances.create(e.model(), e.variant(), null, e.params(), List.of());
+            Model m = Instances.create(e.model(), e.variant(), vf, null, e.params(), List.of());
             long t0 = System.nanoTime();
-            RunResult r = Engine.check(m, options);
+            RunResult r = vf == null ? Engine.check(m, options) : vf.guard(() -> Engine.check(m, options));
             double wall = (System.nanoTime() - t0) / 1e9;
             ProgressPrinter.done(options.listener());
             RunResult.Stats s = r.stats();
@@ -86,6 +123,10 @@ final class BenchCommand implements Callable<Integer> {
             if (json) {
                 ObjectNode o = arr.addObject();
                 o.put("benchmark", e.name());
+                if (vf != null) {
+                    o.put("variantFile", vf.path().toString());
+                    o.put("sha256", vf.sha256());
+                }
                 o.put("states", s.states());
                 o.put("transitions", s.transitions());
                 o.put("statesPerSecond", Math.round(s.statesPerSecond()));

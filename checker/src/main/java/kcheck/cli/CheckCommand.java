@@ -16,8 +16,10 @@ import kcheck.engine.PropertyResult;
 import kcheck.engine.RunResult;
 import kcheck.engine.Strategy;
 import kcheck.model.Model;
+import kcheck.model.Models;
 import kcheck.trace.Trace;
 import kcheck.trace.TraceIO;
+import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,7 +33,11 @@ final class CheckCommand implements Callable<Integer> {
     String model;
 
     @Option(names = "--variant", paramLabel = "V", description = "variant (default after)")
-    String variant = "after";
+    String variant;
+
+    @Option(names = "--variant-file", paramLabel = "FILE.java", description = "check your own variant: a Java source file "
+            + "implementing the model's variant contract, compiled in memory (start one with 'kcheck variant new')")
+    Path variantFile;
 
     @Option(names = "--property", paramLabel = "P", description = "property to check (repeatable; default all)")
     List<String> properties = new ArrayList<>();
@@ -63,23 +69,25 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Options options = search.toOptions();
-        Model m = Instances.create(model, variant, cpus, params, properties);
+        VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
+        Model m = Instances.create(model, variant == null ? "after" : variant, vf, cpus, params, properties);
         List<Path> targets = traceTargets(m);
-        options = options.withListener(ProgressPrinter.create(quiet));
-        RunResult r = Engine.check(m, options);
-        ProgressPrinter.done(options.listener());
-        Long seed = options.strategy() == Strategy.RANDOM ? options.seed() : null;
-        List<Trace> traces = Report.traces(r, seed, fullStates);
+        Options run = options.withListener(ProgressPrinter.create(quiet));
+        RunResult r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+        ProgressPrinter.done(run.listener());
+        Long seed = run.strategy() == Strategy.RANDOM ? run.seed() : null;
+        String label = vf == null ? null : vf.label();
+        List<Trace> traces = Report.traces(r, seed, fullStates, label);
         Map<String, Path> written = write(traces, targets);
         if (json) {
-            System.out.println(TraceIO.mapper().writeValueAsString(Json.results(List.of(r), seed, written)));
+            System.out.println(TraceIO.mapper().writeValueAsString(Json.results(List.of(r), seed, written, vf)));
         } else {
             PrintStream out = System.out;
-            Report.header(out, m);
+            Report.header(out, m, vf);
             Report.search(out, r);
             Report.verdicts(out, r);
             Report.metrics(out, r);
-            Report.timelines(out, r, seed, !properties.isEmpty());
+            Report.timelines(out, r, seed, !properties.isEmpty(), label);
             for (Map.Entry<String, Path> e : written.entrySet()) {
                 out.println("trace of " + e.getKey() + " written to " + e.getValue());
             }

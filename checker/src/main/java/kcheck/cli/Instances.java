@@ -11,6 +11,7 @@ import kcheck.model.ModelFactory;
 import kcheck.model.Models;
 import kcheck.model.Params;
 import kcheck.model.PropertyInfo;
+import kcheck.variantfile.VariantFile;
 
 /** Builds model instances from what the user asked for (model, variant, parameters, properties). */
 public final class Instances {
@@ -22,6 +23,15 @@ public final class Instances {
      * shorthand for {@code --param cpus=N}; empty {@code properties} means all of them.
      */
     public static Model create(String model, String variant, Integer cpus, Map<String, String> params, List<String> properties) {
+        return create(model, variant, null, cpus, params, properties);
+    }
+
+    /**
+     * As {@link #create(String, String, Integer, Map, List)}; with a {@code variantFile} (may be
+     * null) the instance runs that file's variant and {@code variant} is ignored.
+     */
+    public static Model create(String model, String variant, VariantFile variantFile, Integer cpus, Map<String, String> params,
+                               List<String> properties) {
         ModelFactory f = Models.get(model);
         Map<String, String> given = new LinkedHashMap<>(params == null ? Map.of() : params);
         if (cpus != null) {
@@ -33,7 +43,9 @@ public final class Instances {
             }
             given.put("cpus", cpus.toString());
         }
-        f.variant(variant);
+        if (variantFile == null) {
+            f.variant(variant);
+        }
         Params p = f.params(given);
         Set<String> props = new LinkedHashSet<>();
         if (properties == null || properties.isEmpty()) {
@@ -42,6 +54,6 @@ public final class Instances {
             props.addAll(properties);
         }
         f.checkProperties(props);
-        return f.create(variant, p, props);
+        return variantFile != null ? variantFile.create(p, props) : f.create(variant, p, props);
     }
 }

@@ -14,6 +14,7 @@ import kcheck.engine.RunResult;
 import kcheck.engine.Strategy;
 import kcheck.report.TraceFactory;
 import kcheck.trace.TraceIO;
+import kcheck.variantfile.VariantFile;
 
 /**
  * The {@code --json} document: {@code {"results":[{model, variant, params, property, verdict,
@@ -26,21 +27,34 @@ final class Json {
     }
 
     static ObjectNode results(List<RunResult> runs, Long seed, Map<String, Path> written) {
+        return results(runs, seed, written, null);
+    }
+
+    /** With a variant file (may be null): each result also names the file ({@code variantFile}) and its {@code sha256}. */
+    static ObjectNode results(List<RunResult> runs, Long seed, Map<String, Path> written, VariantFile vf) {
         ObjectNode root = F.objectNode();
         ArrayNode arr = root.putArray("results");
         for (RunResult r : runs) {
             for (PropertyResult p : r.properties()) {
-                arr.add(result(r, p, seed, written.get(p.id())));
+                arr.add(result(r, p, seed, written.get(p.id()), vf));
             }
         }
         return root;
     }
 
     static ObjectNode result(RunResult r, PropertyResult p, Long seed, Path traceFile) {
+        return result(r, p, seed, traceFile, null);
+    }
+
+    static ObjectNode result(RunResult r, PropertyResult p, Long seed, Path traceFile, VariantFile vf) {
         RunResult.Stats s = r.stats();
         ObjectNode o = F.objectNode();
         o.put("model", r.model().name());
         o.put("variant", r.model().variant());
+        if (vf != null) {
+            o.put("variantFile", vf.path().toString());
+            o.put("sha256", vf.sha256());
+        }
         ObjectNode params = o.putObject("params");
         r.model().params().asMap().forEach(params::put);
         o.put("property", p.id());
@@ -80,7 +94,8 @@ final class Json {
             o.putNull("metrics");
         }
         if (p.trace() != null) {
-            o.set("trace", TraceIO.mapper().valueToTree(TraceFactory.of(r.model(), p, null, seed, false, p.verdict().name())));
+            o.set("trace", TraceIO.mapper().valueToTree(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, null, seed, false,
+                    p.verdict().name()), vf == null ? null : vf.label())));
         } else {
             o.putNull("trace");
         }

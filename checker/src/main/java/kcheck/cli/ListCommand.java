@@ -30,6 +30,9 @@ final class ListCommand implements Callable<Integer> {
                 ObjectNode o = arr.addObject();
                 o.put("name", f.name());
                 o.put("title", f.title());
+                if (f.variantContract() != null) {
+                    o.put("variantContract", f.variantContract().type().getName());
+                }
                 ArrayNode vs = o.putArray("variants");
                 for (VariantInfo v : f.variants()) {
                     vs.addObject().put("name", v.name()).put("description", v.description()).put("mutant", v.mutant());
@@ -61,6 +64,10 @@ final class ListCommand implements Callable<Integer> {
             System.out.println("  properties:");
             for (PropertyInfo p : f.properties()) {
                 System.out.printf("    %-26s %-9s %s%n", p.id(), p.kind().name().toLowerCase(java.util.Locale.ROOT), p.description());
+            }
+            if (f.variantContract() != null) {
+                System.out.println("  your own variant: implement " + f.variantContract().type().getName() + " (start with 'kcheck variant new "
+                        + f.name() + " NAME', check with 'kcheck check " + f.name() + " --variant-file FILE.java')");
             }
             System.out.println();
         }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 
 import kcheck.model.ModelInputException;
 import kcheck.trace.TraceFormatException;
+import kcheck.variantfile.VariantFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,12 +16,12 @@ import picocli.CommandLine.Command;
 @Command(name = "kcheck", mixinStandardHelpOptions = true, version = "kcheck 0.1.0",
         description = "Verification suite for Linux kernel scheduling and locking patches.",
         subcommands = {ListCommand.class, CheckCommand.class, VerifyCommand.class, ReplayCommand.class, RenderCommand.class,
-            BenchCommand.class})
+            BenchCommand.class, VariantCommand.class})
 public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: list, check, verify, replay, render or bench");
+        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: list, check, verify, replay, render, bench or variant");
     }
 
     public static void main(String[] args) {
@@ -49,6 +50,12 @@ public final class Main implements Runnable {
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
+            if (ex instanceof VariantFileException v) {
+                err.println("kcheck: " + oneLine(v.getMessage()));
+                v.details().forEach(err::println);
+                err.flush();
+                return ExitCodes.USAGE;
+            }
             if (ex instanceof UsageException || ex instanceof ModelInputException || ex instanceof TraceFormatException) {
                 err.println("kcheck: " + oneLine(ex.getMessage()));
                 err.flush();

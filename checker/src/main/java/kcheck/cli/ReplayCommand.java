@@ -1,19 +1,26 @@
 package kcheck.cli;
 
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
+import kcheck.model.Model;
+import kcheck.model.ModelFactory;
 import kcheck.report.Replay;
 import kcheck.trace.Trace;
 import kcheck.trace.TraceIO;
+import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code kcheck replay TRACE.json [--variant V]}: re-executes a trace. Exit 1 if the recorded
- * violation reproduces, 0 if the trace is refused (with the first step that is not possible),
- * 2 for a malformed or incompatible trace.
+ * {@code kcheck replay TRACE.json [--variant V | --variant-file F.java]}: re-executes a trace.
+ * Exit 1 if the recorded violation reproduces, 0 if the trace is refused (with the first step
+ * that is not possible), 2 for a malformed or incompatible trace or an unusable variant file.
  */
 @Command(name = "replay", description = "Re-execute a trace on its variant or another one (the regression proof).")
 final class ReplayCommand implements Callable<Integer> {
@@ -24,14 +31,32 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--variant", paramLabel = "V", description = "variant to replay on (default: the trace's own)")
     String variant;
 
+    @Option(names = "--variant-file", paramLabel = "FILE.java", description = "replay on your own variant (a Java source file, "
+            + "see 'kcheck variant new')")
+    Path variantFile;
+
     @Override
     public Integer call() {
         Trace t = TraceIO.read(trace);
-        Replay.Outcome o = Replay.run(t, variant);
+        ModelFactory f = Replay.factory(t);
+        VariantFile vf = VariantFiles.load(variantFile, variant, f);
+        Replay.Outcome o;
+        if (vf != null) {
+            Set<String> props = new LinkedHashSet<>(List.of(t.property()));
+            f.checkProperties(props);
+            Model m = vf.create(f.params(t.params() == null ? Map.of() : t.params()), props);
+            o = vf.guard(() -> Replay.runOn(t, m));
+        } else {
+            o = Replay.run(t, variant);
+        }
         System.out.println("replay of " + trace + " (" + t.model() + "/" + t.variant() + ", " + t.property() + ", "
                 + t.steps().size() + " steps) on variant " + o.variant() + ":");
+        if (vf != null) {
+            System.out.println("  variant file: " + vf.path() + " (sha256 " + vf.sha256() + ")");
+        }
         System.out.println("  " + (o.reproduced() ? "REPRODUCED: " : "REFUSED: ") + o.detail());
-        if (variant != null && !variant.equals(t.variant())) {
+        boolean builtInTrace = t.variantFile() == null && f.variants().stream().anyMatch(v -> v.name().equals(t.variant()));
+        if (builtInTrace && ((variant != null && !variant.equals(t.variant())) || vf != null)) {
             Replay.Outcome own = Replay.run(t, null);
             System.out.println(Replay.proof(t, own, o));
         }

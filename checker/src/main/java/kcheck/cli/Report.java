@@ -12,6 +12,7 @@ import kcheck.model.Model;
 import kcheck.report.TraceFactory;
 import kcheck.trace.TimelineRenderer;
 import kcheck.trace.Trace;
+import kcheck.variantfile.VariantFile;
 
 /** The human-readable report of a check: verdict lines, figures, metric tables, timelines. */
 final class Report {
@@ -19,7 +20,15 @@ final class Report {
     }
 
     static void header(PrintStream out, Model m) {
+        header(out, m, null);
+    }
+
+    /** The model line, and for a variant from a file, the file and the SHA-256 of what was checked. */
+    static void header(PrintStream out, Model m, VariantFile vf) {
         out.println("model " + m.name() + ", variant " + m.variant() + " (" + m.params() + ")");
+        if (vf != null) {
+            out.println("variant file: " + vf.path() + " (sha256 " + vf.sha256() + ")");
+        }
     }
 
     static void search(PrintStream out, RunResult r) {
@@ -40,6 +49,9 @@ final class Report {
         if (s.strategy() == kcheck.engine.Strategy.RANDOM) {
             out.println("seed: " + s.seed() + " (pass --seed " + s.seed() + " to repeat)");
         }
+        if (s.ampleStates() > 0) {
+            out.println("partial-order reduction: " + Format.count(s.ampleStates()) + " states expanded with an ample set");
+        }
         if (s.omission() > 0) {
             out.println(String.format(Locale.ROOT, "fingerprints: probability that a state was omitted ~ %.2e", s.omission()));
         }
@@ -57,8 +69,10 @@ final class Report {
             String extra = p.trace() != null && p.verdict() == Verdict.VIOLATED
                     ? (p.trace().loopStart() >= 0 ? "lasso: " + p.trace().loopStart() + "-step stem, "
                     + (p.trace().length() - p.trace().loopStart()) + "-step cycle"
-                    : (r.stats().strategy() == kcheck.engine.Strategy.BFS ? "shortest trace " : "trace ")
+                    : (r.stats().shortestTraces() ? "shortest trace " : "trace ")
                     + p.trace().length() + " steps"
+                    + (r.stats().strategy() == kcheck.engine.Strategy.BFS && !r.stats().shortestTraces()
+                    ? " (partial-order reduction: may not be shortest; --no-reduction gives a shortest)" : "")
                     + (p.trace().before() >= 0 ? " (random walk of " + p.trace().before() + " steps, minimised to "
                     + p.trace().length() + ")" : ""))
                     : p.message();
@@ -89,17 +103,24 @@ final class Report {
 
     /** Prints the timeline of every violation, and (if {@code witnesses}) of each metric's overall maximum. */
     static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses) {
+        timelines(out, r, seed, witnesses, null);
+    }
+
+    /** As {@link #timelines(PrintStream, RunResult, Long, boolean)}, the traces naming {@code variantFile} (may be null). */
+    static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses, String variantFile) {
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
                 out.println();
-                out.print(TimelineRenderer.render(TraceFactory.of(r.model(), p, null, seed, false, p.verdict().name())));
+                out.print(TimelineRenderer.render(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, null, seed, false,
+                        p.verdict().name()), variantFile)));
             } else if (p.metric() != null && witnesses) {
                 MetricResult m = p.metric();
                 int best = best(m);
                 if (best >= 0 && m.witnesses()[best] != null && m.max()[best] > 0) {
                     out.println();
                     out.println("witness of the maximum " + p.id() + " (" + m.components().get(best) + " = " + m.max()[best] + "):");
-                    out.print(TimelineRenderer.render(TraceFactory.of(r.model(), p, m.witnesses()[best], seed, false, "WITNESS")));
+                    out.print(TimelineRenderer.render(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, m.witnesses()[best], seed,
+                            false, "WITNESS"), variantFile)));
                 }
             }
         }
@@ -117,14 +138,20 @@ final class Report {
 
     /** The traces a run produces: violations, and for metrics the witness of the overall maximum. */
     static List<Trace> traces(RunResult r, Long seed, boolean full) {
+        return traces(r, seed, full, null);
+    }
+
+    /** As {@link #traces(RunResult, Long, boolean)}, each naming {@code variantFile} (may be null). */
+    static List<Trace> traces(RunResult r, Long seed, boolean full, String variantFile) {
         List<Trace> out = new java.util.ArrayList<>();
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
-                out.add(TraceFactory.of(r.model(), p, null, seed, full, p.verdict().name()));
+                out.add(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, null, seed, full, p.verdict().name()), variantFile));
             } else if (p.metric() != null) {
                 int best = best(p.metric());
                 if (best >= 0 && p.metric().witnesses()[best] != null) {
-                    out.add(TraceFactory.of(r.model(), p, p.metric().witnesses()[best], seed, full, "WITNESS"));
+                    out.add(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, p.metric().witnesses()[best], seed, full,
+                            "WITNESS"), variantFile));
                 }
             }
         }

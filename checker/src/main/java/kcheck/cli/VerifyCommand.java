@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 import kcheck.engine.Options;
 import kcheck.gate.Baseline;
@@ -19,6 +20,7 @@ import kcheck.report.TraceFactory;
 import kcheck.trace.TimelineRenderer;
 import kcheck.trace.Trace;
 import kcheck.trace.TraceIO;
+import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -38,8 +40,18 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--markdown", paramLabel = "FILE", description = "write a markdown summary")
     Path markdown;
 
-    @Option(names = "--trace-dir", paramLabel = "DIR", description = "where violation traces go (default target/kcheck-traces)")
-    Path traceDir = Path.of("target", "kcheck-traces");
+    @Option(names = "--trace-dir", paramLabel = "DIR", description = "where violation traces go (default target/kcheck-traces; "
+            + "with --variant-file a new directory in the system temp dir)")
+    Path traceDir;
+
+    @Option(names = "--variant-file", paramLabel = "FILE.java", description = "verify your own variant (a Java source file, see "
+            + "'kcheck variant new'): the baseline entries of its model's --as variant, run on the file's variant, must keep "
+            + "their expected verdicts")
+    Path variantFile;
+
+    @Option(names = "--as", paramLabel = "V", description = "with --variant-file: whose baseline entries the file stands in "
+            + "for (default after)")
+    String as;
 
     @Option(names = "--quick", description = "smaller bounds for pre-commit use (stated in the output)")
     boolean quick;
@@ -57,6 +69,17 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Baseline b = Baseline.read(baseline);
+        if (variantFile == null && as != null) {
+            throw new UsageException("--as applies only with --variant-file");
+        }
+        if (variantFile != null && corpus != null) {
+            throw new UsageException("--corpus rewrites the built-in variants' regression corpus: it does not apply with --variant-file");
+        }
+        VariantFile vf = variantFile == null ? null : VariantFile.load(variantFile, null);
+        String standIn = as == null ? "after" : as;
+        if (vf != null) {
+            b = standIn(b, vf, standIn);
+        }
         checkWritable(junitXml, "--junit-xml");
         checkWritable(markdown, "--markdown");
         Options o = Options.defaults().withWorkers(workers != null ? workers : Runtime.getRuntime().availableProcessors())
@@ -64,21 +87,37 @@ final class VerifyCommand implements Callable<Integer> {
         if (workers != null && (workers < 1 || workers > 256)) {
             throw new UsageException("--workers must be in 1..256, got " + workers);
         }
+        if (vf != null) {
+            System.out.println("kcheck verify: " + VariantFiles.describe(vf) + ", in place of " + vf.model().name() + "/" + standIn
+                    + " (expected verdicts: " + standIn + "'s)");
+        }
         System.out.println("kcheck verify: " + b.entries().size() + " entries from " + baseline
                 + (quick ? " (QUICK bounds: smaller than the baseline's, for pre-commit use)" : ""));
         System.out.printf(Locale.ROOT, "%-12s %-26s %-22s %-24s %-10s %-10s %12s %8s  %s%n", "model", "property", "variant",
                 "params", "verdict", "expected", "states", "seconds", "trace");
         Map<Verification.Row, String> traceFiles = new IdentityHashMap<>();
-        Files.createDirectories(traceDir);
+        Path traces = traceDir != null ? traceDir : vf != null ? null : Path.of("target", "kcheck-traces");
+        if (traces != null) {
+            Files.createDirectories(traces);
+        }
+        Path[] tempTraces = {null};
+        String label = vf == null ? null : vf.label();
         if (corpus != null && !Files.isDirectory(corpus)) {
             throw new UsageException("--corpus " + corpus + ": directory does not exist");
         }
-        List<Verification.Row> rows = Verification.run(b, quick, o, row -> {
+        Consumer<Verification.Row> each = row -> {
             ProgressPrinter.done(o.listener());
-            String file = writeTrace(row, traceDir, true);
+            Path dir = traces;
+            if (dir == null && row.result().trace() != null) {
+                if (tempTraces[0] == null) {
+                    tempTraces[0] = tempDir();
+                }
+                dir = tempTraces[0];
+            }
+            String file = writeTrace(row, dir, true, label);
             if (corpus != null && row.matches() && row.entry().expected() == kcheck.engine.Verdict.VIOLATED
                     && !kcheck.model.Models.get(row.entry().model()).variant(row.entry().variant()).mutant()) {
-                file = writeTrace(row, corpus, false);
+                file = writeTrace(row, corpus, false, null);
             }
             if (file != null) {
                 traceFiles.put(row, file);
@@ -87,7 +126,10 @@ final class VerifyCommand implements Callable<Integer> {
                     row.entry().property(), row.entry().variant(), shortParams(row), row.result().verdict(),
                     row.entry().expected(), row.run().stats().states(), row.run().stats().seconds(),
                     file == null ? "" : file, row.matches() ? "" : "   <-- DIFFERS");
-        });
+        };
+        Baseline run = b;
+        List<Verification.Row> rows = vf == null ? Verification.run(run, quick, o, each)
+                : vf.guard(() -> Verification.run(run, quick, o, each, (f, v, p, props) -> vf.create(p, props)));
         if (junitXml != null) {
             Files.writeString(junitXml, JUnitXml.render(rows, this::timeline, quick));
         }
@@ -116,11 +158,12 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     /** Writes the row's trace into {@code dir}; {@code withParams} adds the non-default parameters to the name. */
-    private static String writeTrace(Verification.Row row, Path dir, boolean withParams) {
+    private static String writeTrace(Verification.Row row, Path dir, boolean withParams, String variantFile) {
         if (row.result().trace() == null) {
             return null;
         }
-        Trace t = TraceFactory.of(row.run().model(), row.result(), null, null, false, row.result().verdict().name());
+        Trace t = TraceFactory.withVariantFile(TraceFactory.of(row.run().model(), row.result(), null, null, false,
+                row.result().verdict().name()), variantFile);
         StringBuilder name = new StringBuilder(row.entry().model() + "-" + row.entry().variant());
         if (withParams) {
             kcheck.model.ModelFactory f = kcheck.model.Models.get(row.entry().model());
@@ -138,6 +181,35 @@ final class VerifyCommand implements Callable<Integer> {
             throw new UsageException("cannot write trace " + p + ": " + e.getMessage());
         }
         return p.toString();
+    }
+
+    /**
+     * The baseline entries of {@code model/standIn}, each now naming the file's variant: the
+     * file must give the verdicts expected of the variant it stands in for.
+     */
+    private static Baseline standIn(Baseline b, VariantFile vf, String standIn) {
+        vf.model().variant(standIn);
+        List<Baseline.Entry> entries = new ArrayList<>();
+        for (Baseline.Entry e : b.entries()) {
+            if (e.model().equals(vf.model().name()) && e.variant().equals(standIn)) {
+                entries.add(new Baseline.Entry(e.model(), vf.variantName(), e.params(), e.property(), e.expected(), e.quick(),
+                        "as " + standIn + (e.note().isEmpty() ? "" : "; " + e.note())));
+            }
+        }
+        if (entries.isEmpty()) {
+            throw new UsageException("baseline " + b.file() + " has no entries for " + vf.model().name() + "/" + standIn);
+        }
+        return new Baseline(b.file(), entries);
+    }
+
+    /** A new directory in the system temp dir for the traces of a variant file's run (nothing goes into the repository). */
+    private static Path tempDir() {
+        try {
+            return Files.createTempDirectory("kcheck-verify-");
+        } catch (IOException e) {
+            throw new UsageException("cannot create a directory for traces in " + System.getProperty("java.io.tmpdir") + ": "
+                    + e.getMessage());
+        }
     }
 
     private String timeline(Verification.Row row) {

@@ -62,20 +62,17 @@ final class Bfs extends Search {
         for (int i = 0; i < initial.size(); i++) {
             long[] s = initial.get(i).clone();
             canonical(s);
-            long id = store.add(s, Hashing.hash(s, 0, w));
-            if (id >= 0) {
-                links.set(id, -1, i);
-                checks.onState(id, s, 0);
-                if (first != null) {
-                    first.add(id, s);
-                }
+            long id = addInitial(s, i, pool[0].ids);
+            if (id >= 0 && first != null) {
+                first.add(id, s);
             }
         }
         if (first != null) {
             level.add(first);
         }
+        releaseBlocks();
         long lo = 0;
-        long hi = store.size();
+        long hi = ids.allocated();
         ExecutorService threads = workers > 1 ? Executors.newFixedThreadPool(workers - 1, r -> {
             Thread t = new Thread(r, "kcheck-bfs");
             t.setDaemon(true);
@@ -84,6 +81,10 @@ final class Bfs extends Search {
         boolean exhausted = false;
         try {
             while (!stopped && !checks.done()) {
+                if (depth >= options.maxDepth()) {
+                    limit("depth bound " + options.maxDepth());
+                    break;
+                }
                 long levelSize = exact != null ? hi - lo : level.stream().mapToLong(Frontier::size).sum();
                 if (levelSize == 0) {
                     exhausted = true;
@@ -91,10 +92,12 @@ final class Bfs extends Search {
                 }
                 if (exact != null) {
                     expandRange(lo, hi, threads);
+                    releaseBlocks();
                     lo = hi;
-                    hi = store.size();
+                    hi = ids.allocated();
                 } else {
                     level = expandFrontiers(level, threads);
+                    releaseBlocks();
                 }
                 long next = exact != null ? hi - lo : level.stream().mapToLong(Frontier::size).sum();
                 if (next > 0 && !stopped && !checks.done()) {
@@ -108,6 +111,7 @@ final class Bfs extends Search {
         }
         for (Worker wk : pool) {
             transitions += wk.transitions;
+            ampleStates += wk.reduced;
         }
         return result(exhausted && !stopped);
     }
@@ -122,6 +126,9 @@ final class Bfs extends Search {
                 }
                 long e = Math.min(hi, b + BLOCK);
                 for (long id = b; id < e; id++) {
+                    if (links.isHole(id)) {
+                        continue;
+                    }
                     exact.load(id, wk.cur);
                     wk.expand(id, depth);
                 }
@@ -165,6 +172,16 @@ final class Bfs extends Search {
             f.release();
         }
         return nextLevel;
+    }
+
+    /** At a level boundary: the unused tails of the workers' id blocks become holes. */
+    private void releaseBlocks() {
+        for (Worker wk : pool) {
+            long[] hole = wk.ids.release();
+            if (!links.markHoles(hole[0], hole[1])) {
+                limit("memory budget");
+            }
+        }
     }
 
     private void housekeeping(Worker wk, long queued) {

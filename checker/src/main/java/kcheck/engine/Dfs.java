@@ -46,12 +46,10 @@ final class Dfs extends Search {
         for (int i = 0; i < initial.size() && !stopped; i++) {
             long[] s = initial.get(i).clone();
             canonical(s);
-            long id = store.add(s, Hashing.hash(s, 0, w));
+            long id = addInitial(s, i, c.ids);
             if (id < 0) {
                 continue;
             }
-            links.set(id, -1, i);
-            checks.onState(id, s, 0);
             Frame root = new Frame();
             root.states.add(s);
             root.ids.add(id);
@@ -82,6 +80,9 @@ final class Dfs extends Search {
             stack.clear();
         }
         transitions = c.transitions;
+        ampleStates = c.reduced;
+        long[] hole = c.ids.release();
+        links.markHoles(hole[0], hole[1]);
         return result(!stopped && !checks.done());
     }
 

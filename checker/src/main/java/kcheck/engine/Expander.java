@@ -1,70 +1,185 @@
 package kcheck.engine;
 
+import kcheck.engine.store.Ids;
 import kcheck.engine.store.StateStore;
 import kcheck.model.Model;
 import kcheck.model.StepSink;
 
 /**
- * One worker's successor loop: expands a state, checks step properties on each step,
- * canonicalises and stores each successor, checks invariants and metrics of the new ones, and
- * hands them to {@link #discovered}. Allocation-free: fixed scratch arrays, primitive fields.
+ * One worker's successor loop: expands a state, checks step properties on each step, then
+ * canonicalises, hashes and stores the successors as a batch (their table slots are read first
+ * so the cache misses overlap), checks invariants and metrics of the new ones, and hands them to
+ * {@link #discovered}. Allocation-free in steady state: scratch arrays grow only when a state has
+ * more successors than any before.
  */
 abstract class Expander implements StepSink {
     final Search search;
     final Model model;
     final int w;
     final long[] cur;
-    final long[] canon;
+    final long[] one;
+    final Ids.Block ids;
+    private final boolean reduce;
     long curId;
-    int ordinal;
     int depth;
     long transitions;
     long expanded;
+
+    /* the batch: successors of the current state */
+    private long[] batch;
+    private long[] hashes;
+    private int[] actorOf;
+    private int n;
+    int sink;
+
+    /* partial-order reduction */
+    private final boolean por;
+    private final boolean proviso;
+    private final int actors;
+    private final long[] future;
+    /** States expanded with an ample set of one actor instead of every enabled step. */
+    long reduced;
 
     Expander(Search search) {
         this.search = search;
         this.model = search.options.workers() > 1 ? search.model.fork() : search.model;
         this.w = search.w;
         this.cur = new long[w];
-        this.canon = new long[w];
+        this.one = new long[w];
+        this.ids = search.ids.block();
+        this.reduce = search.options.reductions();
+        this.batch = new long[16 * w];
+        this.hashes = new long[16];
+        this.actorOf = new int[16];
+        this.por = reduce && search.options.partialOrder() && model.partialOrder() && search.checks.progress.length == 0;
+        this.proviso = !model.acyclic();
+        this.actors = model.actors().size();
+        this.future = new long[actors];
+    }
+
+    /**
+     * The actor whose enabled steps form an ample set in {@link #cur}, or -1: its steps are
+     * invisible (footprint not -1), and touch no object any other actor may touch in the future.
+     */
+    private int ampleActor() {
+        for (int q = 0; q < actors; q++) {
+            future[q] = model.futureFootprint(cur, q);
+        }
+        for (int p = 0; p < actors; p++) {
+            if (!enabled(p)) {
+                continue;
+            }
+            long fp = model.stepFootprint(cur, p);
+            if (fp == -1L) {
+                continue;
+            }
+            boolean independent = true;
+            for (int q = 0; q < actors && independent; q++) {
+                independent = q == p || (future[q] & fp) == 0;
+            }
+            if (independent) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
+    private boolean enabled(int p) {
+        for (int k = 0; k < n; k++) {
+            if (actorOf[k] == p) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Expands state {@code id} (already in {@link #cur}) at {@code depth}. */
     final void expand(long id, int depth) {
         this.curId = id;
         this.depth = depth;
-        this.ordinal = 0;
+        this.n = 0;
         model.successors(cur, this);
         expanded++;
-        if (ordinal == 0 && search.checks.deadlock != null && !model.isFinal(cur)) {
-            search.checks.recordDeadlock(id, depth, "no step is enabled and not every actor has finished");
+        transitions += n;
+        if (n == 0) {
+            if (search.checks.deadlock != null && !model.isFinal(cur)) {
+                search.checks.recordDeadlock(id, depth, "no step is enabled and not every actor has finished");
+            }
+            return;
         }
+        int ample = por && n > 1 ? ampleActor() : -1;
+        StateStore store = search.store;
+        for (int k = 0; k < n; k++) {
+            if (ample < 0 || actorOf[k] == ample) {
+                sink ^= store.touch(hashes[k]);
+            }
+        }
+        if (ample >= 0) {
+            reduced++;
+            boolean revisits = add(id, depth, ample, true);
+            if (revisits && proviso) {
+                add(id, depth, ample, false);
+            }
+            return;
+        }
+        add(id, depth, -1, true);
+    }
+
+    /**
+     * Stores the batch's successors: those of actor {@code only} (all if -1) if {@code in},
+     * else the others. Returns true if one of them was already present (the cycle proviso's test).
+     */
+    private boolean add(long id, int depth, int only, boolean in) {
+        StateStore store = search.store;
+        Checks checks = search.checks;
+        boolean present = false;
+        for (int k = 0; k < n; k++) {
+            if (only >= 0 && (actorOf[k] == only) != in) {
+                continue;
+            }
+            if (!ids.ready()) {
+                search.limit("state limit " + search.options.maxStates());
+                return false;
+            }
+            System.arraycopy(batch, k * w, one, 0, w);
+            long sid = store.add(one, hashes[k], ids);
+            if (sid >= 0) {
+                if (!search.links.set(sid, id, k)) {
+                    search.limit("memory budget");
+                    return false;
+                }
+                checks.onState(sid, one, depth + 1);
+                discovered(sid, one);
+            } else if (sid == StateStore.FULL) {
+                search.limit("memory budget");
+                return false;
+            } else {
+                present = true;
+            }
+        }
+        return present;
     }
 
     @Override
     public final void step(int actor, int action, long[] next) {
-        int ord = ordinal++;
-        transitions++;
-        Checks checks = search.checks;
-        if (checks.steps.length > 0) {
-            checks.onStep(curId, ord, cur, actor, action, next, depth + 1);
+        int k = n++;
+        if (search.checks.steps.length > 0) {
+            search.checks.onStep(curId, k, cur, actor, action, next, depth + 1);
         }
-        System.arraycopy(next, 0, canon, 0, w);
-        if (search.options.reductions()) {
-            model.canonicalize(canon);
+        if ((k + 1) * w > batch.length || k >= hashes.length) {
+            batch = java.util.Arrays.copyOf(batch, Math.max(batch.length, (k + 1) * w) * 2);
+            hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
+            actorOf = java.util.Arrays.copyOf(actorOf, actorOf.length * 2);
         }
-        long id = search.store.add(canon, Hashing.hash(canon, 0, w));
-        if (id >= 0) {
-            if (!search.links.set(id, curId, ord)) {
-                search.limit("memory budget");
-                return;
-            }
-            checks.onState(id, canon, depth + 1);
-            discovered(id, canon);
-        } else if (id == StateStore.FULL) {
-            search.limit(search.store.fullReason().equals("state limit")
-                    ? "state limit " + search.options.maxStates() : "memory budget");
+        actorOf[k] = actor;
+        int off = k * w;
+        System.arraycopy(next, 0, batch, off, w);
+        if (reduce) {
+            System.arraycopy(next, 0, one, 0, w);
+            model.canonicalize(one);
+            System.arraycopy(one, 0, batch, off, w);
         }
+        hashes[k] = Hashing.hash(batch, off, w);
     }
 
     /** A new state was stored with {@code id}; {@code s} is its packed form (scratch: copy to keep). */

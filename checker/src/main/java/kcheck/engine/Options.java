@@ -13,55 +13,72 @@ import java.time.Duration;
  * @param seed        seed of the random walk
  * @param walkDepth   maximal length of one random walk
  * @param listener    receives progress; may be {@link ProgressListener#NONE}
+ * @param partialOrder use the model's partial-order reduction (only with {@code reductions})
+ * @param maxDepth    BFS expands no state deeper than this (Integer.MAX_VALUE: no bound)
  */
 public record Options(Strategy strategy, StoreMode store, long maxStates, Duration timeLimit, long memoryBytes,
-                      int workers, boolean reductions, long seed, int walkDepth, ProgressListener listener) {
+                      int workers, boolean reductions, long seed, int walkDepth, ProgressListener listener,
+                      boolean partialOrder, int maxDepth) {
 
     public static final long DEFAULT_MAX_STATES = 2_000_000_000L;
 
     /** Defaults: BFS, exact store, no state or time limit, 80% of the heap, one worker, reductions on. */
     public static Options defaults() {
         return new Options(Strategy.BFS, StoreMode.EXACT, DEFAULT_MAX_STATES, null,
-                (long) (Runtime.getRuntime().maxMemory() * 0.8), 1, true, 1L, 10_000, ProgressListener.NONE);
+                (long) (Runtime.getRuntime().maxMemory() * 0.8), 1, true, 1L, 10_000, ProgressListener.NONE, true,
+                Integer.MAX_VALUE);
     }
 
     public Options withStrategy(Strategy s) {
-        return new Options(s, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener);
+        return new Options(s, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener, partialOrder, maxDepth);
     }
 
     public Options withStore(StoreMode m) {
-        return new Options(strategy, m, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener);
+        return new Options(strategy, m, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener, partialOrder, maxDepth);
     }
 
     public Options withMaxStates(long n) {
-        return new Options(strategy, store, n, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener);
+        return new Options(strategy, store, n, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener, partialOrder, maxDepth);
     }
 
     public Options withTimeLimit(Duration d) {
-        return new Options(strategy, store, maxStates, d, memoryBytes, workers, reductions, seed, walkDepth, listener);
+        return new Options(strategy, store, maxStates, d, memoryBytes, workers, reductions, seed, walkDepth, listener, partialOrder, maxDepth);
     }
 
     public Options withMemoryBytes(long b) {
-        return new Options(strategy, store, maxStates, timeLimit, b, workers, reductions, seed, walkDepth, listener);
+        return new Options(strategy, store, maxStates, timeLimit, b, workers, reductions, seed, walkDepth, listener, partialOrder, maxDepth);
     }
 
     public Options withWorkers(int w) {
-        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, w, reductions, seed, walkDepth, listener);
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, w, reductions, seed, walkDepth, listener, partialOrder, maxDepth);
     }
 
     public Options withReductions(boolean r) {
-        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, r, seed, walkDepth, listener);
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, r, seed, walkDepth, listener, partialOrder, maxDepth);
     }
 
     public Options withSeed(long s) {
-        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, s, walkDepth, listener);
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, s, walkDepth, listener,
+                partialOrder, maxDepth);
     }
 
     public Options withWalkDepth(int d) {
-        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, d, listener);
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, d, listener,
+                partialOrder, maxDepth);
     }
 
     public Options withListener(ProgressListener l) {
-        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, l);
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, l,
+                partialOrder, maxDepth);
+    }
+
+    public Options withPartialOrder(boolean p) {
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener,
+                p, maxDepth);
+    }
+
+    public Options withMaxDepth(int d) {
+        return new Options(strategy, store, maxStates, timeLimit, memoryBytes, workers, reductions, seed, walkDepth, listener,
+                partialOrder, d);
     }
 }

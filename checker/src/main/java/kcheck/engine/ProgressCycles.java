@@ -84,7 +84,7 @@ final class ProgressCycles {
     }
 
     private Lasso find(Progress p) {
-        int n = (int) store.size();
+        int n = (int) search.ids.allocated();
         int[] index = new int[n];
         int[] low = new int[n];
         BitSet onStack = new BitSet(n);
@@ -95,7 +95,7 @@ final class ProgressCycles {
         int bestStem = Integer.MAX_VALUE;
         BitSet bestMembers = null;
         for (int root = 0; root < n; root++) {
-            if (index[root] != 0) {
+            if (index[root] != 0 || search.links.isHole(root)) {
                 continue;
             }
             frames.push(new Frame(root));

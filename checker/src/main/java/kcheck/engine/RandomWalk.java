@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import kcheck.engine.store.FingerprintStore;
+import kcheck.engine.store.Ids;
 import kcheck.engine.store.MemoryBudget;
 import kcheck.model.Deadlock;
 import kcheck.model.Invariant;
@@ -61,7 +62,8 @@ final class RandomWalk {
 
     RunResult run() {
         SplittableRandom rnd = new SplittableRandom(options.seed());
-        FingerprintStore seen = new FingerprintStore(options.maxStates(), new MemoryBudget(options.memoryBytes()), false);
+        FingerprintStore seen = new FingerprintStore(new MemoryBudget(options.memoryBytes()), false);
+        Ids.Block seenIds = new Ids(Long.MAX_VALUE).block();
         long deadline = options.timeLimit() == null ? Long.MAX_VALUE : start + options.timeLimit().toNanos();
         long maxWalks = options.timeLimit() == null && options.maxStates() == Options.DEFAULT_MAX_STATES ? 1000 : Long.MAX_VALUE;
         String limit = "";
@@ -84,7 +86,8 @@ final class RandomWalk {
             long[] cur = initial.get(init).clone();
             List<long[]> states = new ArrayList<>(List.of(cur));
             List<int[]> path = new ArrayList<>();
-            seen.add(cur, Hashing.hash(cur, 0, cur.length));
+            seenIds.ready();
+            seen.add(cur, Hashing.hash(cur, 0, cur.length), seenIds);
             checkState(init, states, path);
             for (int d = 0; d < options.walkDepth() && !allViolated(); d++) {
                 List<Step> next = enabled(cur);
@@ -101,7 +104,8 @@ final class RandomWalk {
                 cur = st.to;
                 steps++;
                 deepest = Math.max(deepest, path.size());
-                seen.add(cur, Hashing.hash(cur, 0, cur.length));
+                seenIds.ready();
+                seen.add(cur, Hashing.hash(cur, 0, cur.length), seenIds);
                 checkState(init, states, path);
             }
             if (System.nanoTime() > nextReport) {
@@ -132,7 +136,7 @@ final class RandomWalk {
         double seconds = (System.nanoTime() - start) / 1e9;
         RunResult.Stats stats = new RunResult.Stats(Strategy.RANDOM, StoreMode.FINGERPRINT, seen.size(), steps, deepest,
                 seconds, seen.bytes(), (double) seen.bytes() / Math.max(1, seen.size()), 0, 1, List.of(), false,
-                limit.isEmpty() ? walks + " walks" : limit, 0, options.seed());
+                limit.isEmpty() ? walks + " walks" : limit, 0, options.seed(), 0, false);
         return new RunResult(model, stats, out);
     }
 

@@ -128,6 +128,7 @@ final class ResultBuilder {
         List<String> reductions = s.options.reductions() ? s.model.reductions() : List.of();
         return new RunResult.Stats(s.options.strategy(), s.store.exact() ? StoreMode.EXACT : StoreMode.FINGERPRINT, states,
                 s.transitions, s.depth, s.seconds(), s.store.bytes(), bps, Links.bytesPerState(),
-                Math.max(1, s.options.workers()), reductions, complete, s.limitReason, omission, s.options.seed());
+                Math.max(1, s.options.workers()), reductions, complete, s.limitReason, omission, s.options.seed(),
+                s.ampleStates, false);
     }
 }

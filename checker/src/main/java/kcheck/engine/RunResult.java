@@ -24,10 +24,27 @@ public record RunResult(Model model, Stats stats, List<PropertyResult> propertie
      * @param complete        the whole reachable state space was explored
      * @param limit           the limit that stopped the search, or "" if none
      * @param omission        probability that a state was omitted (fingerprint mode), else 0
+     * @param ampleStates     states expanded with a partial-order ample set (then BFS traces may be
+     *                        longer than a shortest one)
+     * @param shortestRecheck the counterexamples were searched again without partial-order reduction
      */
     public record Stats(Strategy strategy, StoreMode store, long states, long transitions, int depth, double seconds,
                         long storeBytes, double bytesPerState, double linkBytesPerState, int workers,
-                        List<String> reductions, boolean complete, String limit, double omission, long seed) {
+                        List<String> reductions, boolean complete, String limit, double omission, long seed,
+                        long ampleStates, boolean shortestRecheck) {
+
+        /**
+         * True if this run's counterexamples are shortest ones: BFS without partial-order
+         * reduction, or with it and the counterexamples searched again without it.
+         */
+        public boolean shortestTraces() {
+            return strategy == Strategy.BFS && (ampleStates == 0 || shortestRecheck);
+        }
+
+        Stats withShortestRecheck() {
+            return new Stats(strategy, store, states, transitions, depth, seconds, storeBytes, bytesPerState, linkBytesPerState,
+                    workers, reductions, complete, limit, omission, seed, ampleStates, true);
+        }
 
         public double statesPerSecond() {
             return seconds > 0 ? states / seconds : 0;

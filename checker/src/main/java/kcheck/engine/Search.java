@@ -5,6 +5,7 @@ import java.util.List;
 
 import kcheck.engine.store.ExactStore;
 import kcheck.engine.store.FingerprintStore;
+import kcheck.engine.store.Ids;
 import kcheck.engine.store.Links;
 import kcheck.engine.store.MemoryBudget;
 import kcheck.engine.store.StateStore;
@@ -20,6 +21,7 @@ abstract class Search {
     final int w;
     final MemoryBudget budget;
     final StateStore store;
+    final Ids ids;
     final Links links;
     final Checks checks;
     final long startNanos = System.nanoTime();
@@ -30,6 +32,7 @@ abstract class Search {
     volatile String limitReason = "";
     volatile int depth;
     long transitions;
+    long ampleStates;
 
     Search(Model model, Options options, boolean exact) {
         this.model = model;
@@ -37,8 +40,9 @@ abstract class Search {
         this.w = model.width();
         this.budget = new MemoryBudget(options.memoryBytes());
         boolean concurrent = options.workers() > 1;
-        this.store = exact ? new ExactStore(w, options.maxStates(), budget, concurrent)
-                : new FingerprintStore(options.maxStates(), budget, concurrent);
+        this.ids = new Ids(options.maxStates());
+        this.store = exact ? new ExactStore(w, options.maxStates(), budget, concurrent, ids)
+                : new FingerprintStore(budget, concurrent);
         this.links = new Links(options.maxStates(), budget);
         this.checks = new Checks(model);
         this.deadlineNanos = options.timeLimit() == null ? Long.MAX_VALUE
@@ -70,6 +74,24 @@ abstract class Search {
         if (options.reductions()) {
             model.canonicalize(s);
         }
+    }
+
+    /** Stores an initial state (ordinal {@code i}); its id, or -1 if already present or out of room. */
+    long addInitial(long[] s, int i, Ids.Block block) {
+        if (!block.ready()) {
+            limit("state limit " + options.maxStates());
+            return -1;
+        }
+        long id = store.add(s, Hashing.hash(s, 0, w), block);
+        if (id == StateStore.FULL) {
+            limit("memory budget");
+            return -1;
+        }
+        if (id >= 0) {
+            links.set(id, -1, i);
+            checks.onState(id, s, 0);
+        }
+        return id;
     }
 
     long linkBytes() {

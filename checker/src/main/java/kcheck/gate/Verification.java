@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import kcheck.engine.Engine;
@@ -14,6 +15,7 @@ import kcheck.engine.Verdict;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.model.Models;
+import kcheck.model.Params;
 
 /**
  * Runs a baseline: entries with the same (model, variant, parameters) share one search that
@@ -30,7 +32,18 @@ public final class Verification {
         }
     }
 
+    /** Builds the model instance of a group of entries (the built-in variants, or a variant file standing in for one). */
+    @FunctionalInterface
+    public interface Instances {
+        Model create(ModelFactory factory, String variant, Params params, Set<String> properties);
+    }
+
     public static List<Row> run(Baseline baseline, boolean quick, Options options, Consumer<Row> each) {
+        return run(baseline, quick, options, each, ModelFactory::create);
+    }
+
+    /** As {@link #run(Baseline, boolean, Options, Consumer)}, building each instance with {@code instances}. */
+    public static List<Row> run(Baseline baseline, boolean quick, Options options, Consumer<Row> each, Instances instances) {
         Map<String, List<Baseline.Entry>> groups = new LinkedHashMap<>();
         for (Baseline.Entry e : baseline.entries()) {
             String key = e.model() + "|" + e.variant() + "|" + Models.get(e.model()).params(e.effectiveParams(quick));
@@ -43,7 +56,7 @@ public final class Verification {
             java.util.Set<String> props = new java.util.LinkedHashSet<>();
             group.forEach(e -> props.add(e.property()));
             Map<String, String> params = first.effectiveParams(quick);
-            Model m = f.create(first.variant(), f.params(params), props);
+            Model m = instances.create(f, first.variant(), f.params(params), props);
             RunResult r = Engine.check(m, options);
             for (Baseline.Entry e : group) {
                 Row row = new Row(e, m.params().asMap(), r.property(e.property()), r);

@@ -42,11 +42,10 @@ public final class Replay {
 
     /** Builds the model a trace names (its variant or {@code variant}); {@link ModelInputException} if it cannot. */
     public static Model model(Trace t, String variant) {
-        ModelFactory f;
-        try {
-            f = Models.get(t.model());
-        } catch (ModelInputException e) {
-            throw new ModelInputException("trace names an " + e.getMessage());
+        ModelFactory f = factory(t);
+        if (variant == null && t.variantFile() != null && f.variants().stream().noneMatch(v -> v.name().equals(t.variant()))) {
+            throw new ModelInputException("the trace was recorded on variant " + t.variant() + " from the file " + t.variantFile()
+                    + ": replay it with --variant-file FILE, or on a built-in variant with --variant V");
         }
         String v = variant != null ? variant : t.variant();
         f.variant(v);
@@ -59,7 +58,20 @@ public final class Replay {
     }
 
     public static Outcome run(Trace t, String variant) {
-        Model m = model(t, variant);
+        return runOn(t, model(t, variant));
+    }
+
+    /** The factory of the model a trace names; {@link ModelInputException} if there is none. */
+    public static ModelFactory factory(Trace t) {
+        try {
+            return Models.get(t.model());
+        } catch (ModelInputException e) {
+            throw new ModelInputException("trace names an " + e.getMessage());
+        }
+    }
+
+    /** Re-executes {@code t} on {@code m}, an instance built for the trace's parameters and its property alone. */
+    public static Outcome runOn(Trace t, Model m) {
         Property prop = m.properties().get(0);
         List<long[]> init = new ArrayList<>();
         m.initial(s -> init.add(s.clone()));

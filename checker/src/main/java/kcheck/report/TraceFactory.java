@@ -59,6 +59,15 @@ public final class TraceFactory {
                 t.loopStart() >= 0 ? t.loopStart() : null, t.violationStep(), t.before() >= 0 ? t.before() : null, null);
     }
 
+    /** {@code t} recording the variant file it was produced on ({@code "path (sha256 HEX)"}; null: none). */
+    public static Trace withVariantFile(Trace t, String variantFile) {
+        if (variantFile == null) {
+            return t;
+        }
+        return new Trace(t.format(), t.model(), t.variant(), t.params(), t.property(), t.kind(), t.verdict(), t.message(), t.seed(),
+                t.actors(), t.initial(), t.steps(), t.loopStart(), t.violationStep(), t.minimisedFrom(), variantFile);
+    }
+
     private static Map<String, Trace.Field> index(List<Trace.Field> fields) {
         Map<String, Trace.Field> m = new LinkedHashMap<>();
         for (Trace.Field f : fields) {

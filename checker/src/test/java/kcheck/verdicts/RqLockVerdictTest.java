@@ -119,6 +119,22 @@ class RqLockVerdictTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({
+        "before, mutual-exclusion", "before, deadlock-free", "before, fifo-entry", "after, mutual-exclusion",
+        "after, deadlock-free", "after, holds-both-on-return", "mutant-unlocks-this, mutual-exclusion",
+        "mutant-unordered, deadlock-free", "mutant-skips-relock, holds-both-on-return", "mutant-returns-zero, return-contract"})
+    void partialOrderReductionKeepsVerdicts(String variant, String property) {
+        Model m = Checks.model("rq-lock", variant, params("cpus", "3", "rounds", "2"), property);
+        RunResult on = Engine.check(m, Options.defaults().withWorkers(1));
+        RunResult off = Engine.check(m, Options.defaults().withWorkers(1).withReductions(false));
+        assertThat(on.property(property).verdict()).isEqualTo(off.property(property).verdict());
+        if (off.property(property).trace() != null) {
+            assertThat(on.property(property).trace()).isNotNull();
+        }
+        assertThat(on.stats().states()).isLessThanOrEqualTo(off.stats().states());
+    }
+
     @Test
     void parallelAndSequentialSearchesAgree() {
         Model m = Checks.model("rq-lock", "before", params("cpus", "3", "rounds", "2"), "mutual-exclusion", "fifo-entry");

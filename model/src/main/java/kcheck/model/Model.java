@@ -73,21 +73,39 @@ public interface Model {
     }
 
     /**
-     * Partial-order reduction hook. Returns, for the enabled steps of {@code actor} in
-     * {@code state}, a bitmask of the shared objects they touch ({@code 0} if they touch only the
-     * actor's private state), or {@code -1} if the steps are visible to a checked property or the
-     * model cannot tell. See {@link #futureFootprint}.
+     * True if this model declares footprints for partial-order reduction
+     * ({@link #stepFootprint}, {@link #futureFootprint}). The engine then explores, where it can,
+     * only the enabled steps of one actor (an ample set) instead of all of them.
+     */
+    default boolean partialOrder() {
+        return false;
+    }
+
+    /**
+     * Partial-order reduction: the shared objects (a bitmask of up to 64 model-defined objects,
+     * such as a lock's {@code next} counter) that {@code actor}'s currently enabled steps read or
+     * write, {@code 0} if they touch only the actor's private state, or {@code -1} if any of them
+     * is visible: it changes something a selected property reads, or a step property looks at it.
      */
     default long stepFootprint(long[] state, int actor) {
         return -1L;
     }
 
     /**
-     * Partial-order reduction hook: a bitmask of every shared object {@code actor} may touch
-     * from {@code state} on, in any future step ({@code -1}: anything).
+     * Partial-order reduction: every shared object {@code actor} may read or write in any step
+     * from {@code state} on ({@code -1}: anything). The engine takes {@code p}'s steps alone only
+     * if no other actor's future footprint meets {@code p}'s step footprint.
      */
     default long futureFootprint(long[] state, int actor) {
         return -1L;
+    }
+
+    /**
+     * True if the state graph has no cycles (every step advances a measure no step decreases),
+     * which makes the cycle proviso of partial-order reduction unnecessary.
+     */
+    default boolean acyclic() {
+        return false;
     }
 
     /**

@@ -31,6 +31,15 @@ public interface ModelFactory {
      */
     Model create(String variant, Params params, Set<String> properties);
 
+    /**
+     * The variant contract, if this model accepts variants from a source file
+     * ({@code kcheck variant new}, {@code --variant-file}); {@code null} if it does not. See
+     * {@link VariantContract} for the one-line implementation.
+     */
+    default VariantContract<?> variantContract() {
+        return null;
+    }
+
     /** Resolves user-given parameters against {@link #params()}. */
     default Params params(java.util.Map<String, String> given) {
         return Params.resolve(name(), params(), given);

@@ -76,6 +76,9 @@ public final class TimelineRenderer {
             out.append(" (").append(p).append(')');
         }
         out.append('\n');
+        if (t.variantFile() != null) {
+            out.append("variant file: ").append(t.variantFile()).append('\n');
+        }
         out.append("property: ").append(t.property()).append(" (").append(t.kind()).append("): ").append(t.verdict()).append('\n');
         if (t.seed() != null) {
             out.append("seed: ").append(t.seed()).append('\n');

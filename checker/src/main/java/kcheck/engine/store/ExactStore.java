@@ -1,7 +1,5 @@
 package kcheck.engine.store;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
  * Full packed states. States live in chunked {@code long} arrays indexed by id (so the BFS
  * frontier is an id range, no separate queue); a sharded open-addressing index of {@code int}
@@ -21,19 +19,19 @@ public final class ExactStore implements StateStore {
     private final MemoryBudget budget;
     private final boolean concurrent;
     private final long[][] chunks;
-    private final AtomicLong count = new AtomicLong();
     private final Shard[] shards = new Shard[Shards.SHARDS];
     private volatile int idBits = 20;
-    private volatile String fullReason = "";
 
     private static final class Shard {
         int[] table = new int[Shards.INITIAL_CAPACITY];
         int used;
     }
 
-    public ExactStore(int width, long maxStates, MemoryBudget budget, boolean concurrent) {
+    /** {@code ids} must be the allocator whose blocks are passed to {@link #add}. */
+    public ExactStore(int width, long maxStates, MemoryBudget budget, boolean concurrent, Ids ids) {
         this.w = width;
         this.maxStates = Math.min(maxStates, (1L << 31) - 2);
+        ids.listener(this::reserving);
         this.budget = budget;
         this.concurrent = concurrent;
         this.chunks = new long[(int) ((this.maxStates + CHUNK) >>> CHUNK_BITS) + 1][];
@@ -44,20 +42,23 @@ public final class ExactStore implements StateStore {
     }
 
     @Override
-    public long add(long[] s, long h) {
-        if (count.get() >= (1L << idBits) - (1L << (idBits - 4))) {
-            widenIds();
-        }
+    public long add(long[] s, long h, Ids.Block ids) {
         Shard sh = shards[Shards.shard(h)];
         if (concurrent) {
             synchronized (sh) {
-                return add(sh, s, h);
+                return add(sh, s, h, ids);
             }
         }
-        return add(sh, s, h);
+        return add(sh, s, h, ids);
     }
 
-    private long add(Shard sh, long[] s, long h) {
+    @Override
+    public int touch(long h) {
+        int[] t = shards[Shards.shard(h)].table;
+        return t[Shards.slot(h, t.length)];
+    }
+
+    private long add(Shard sh, long[] s, long h, Ids.Block ids) {
         int bits = idBits;
         int idMask = (int) ((1L << bits) - 1);
         int tag = tag(h, bits);
@@ -76,26 +77,28 @@ public final class ExactStore implements StateStore {
                 i = 0;
             }
         }
-        long id = count.get();
-        if (id >= maxStates) {
-            fullReason = "state limit";
-            return FULL;
-        }
         if (sh.used + 1 > cap * Shards.MAX_LOAD && !grow(sh)) {
             return FULL;
         }
-        id = count.getAndIncrement();
-        if (id >= maxStates || !store(id, s)) {
-            fullReason = id >= maxStates ? "state limit" : "memory budget";
+        long id = ids.take();
+        if (!store(id, s)) {
             return FULL;
         }
+        int entry = (int) (id + 1) | (tag << bits);
         if (sh.table != t) {
-            insert(sh.table, h, (int) (id + 1) | (tag << bits), bits);
+            insert(sh.table, h, entry, bits);
         } else {
-            t[i] = (int) (id + 1) | (tag << bits);
+            t[i] = entry;
         }
         sh.used++;
         return id;
+    }
+
+    /** Called before ids below {@code upTo} are handed out: widens the id field when needed. */
+    private void reserving(long upTo) {
+        if (upTo >= (1L << idBits) - (1L << (idBits - 4))) {
+            widenIds(upTo);
+        }
     }
 
     /** Tag: the hash bits above the id bits, taken from bits 26..57 (clear of the shard and slot bits). */
@@ -117,7 +120,6 @@ public final class ExactStore implements StateStore {
     private boolean grow(Shard sh) {
         int cap = Shards.grown(sh.table.length);
         if (!budget.reserve((long) cap * 4)) {
-            fullReason = "memory budget";
             return false;
         }
         int[] old = sh.table;
@@ -126,7 +128,6 @@ public final class ExactStore implements StateStore {
             t = new int[cap];
         } catch (OutOfMemoryError e) {
             budget.release((long) cap * 4);
-            fullReason = "memory budget";
             return false;
         }
         rehash(old, t, idBits, idBits);
@@ -151,23 +152,27 @@ public final class ExactStore implements StateStore {
         }
     }
 
-    /** Rebuilds every shard with two more id bits (two fewer tag bits), under all shard locks. */
-    private void widenIds() {
-        lockAll(0);
+    /** Rebuilds every shard with enough id bits for {@code upTo} (fewer tag bits), under all shard locks. */
+    private void widenIds(long upTo) {
+        lockAll(0, upTo);
     }
 
-    private void lockAll(int k) {
+    private void lockAll(int k, long upTo) {
         if (k < shards.length && concurrent) {
             synchronized (shards[k]) {
-                lockAll(k + 1);
+                lockAll(k + 1, upTo);
             }
             return;
         }
         int bits = idBits;
-        if (count.get() < (1L << bits) - (1L << (bits - 4)) || bits >= 31) {
+        int nb = bits;
+        while (nb < 31 && upTo >= (1L << nb) - (1L << (nb - 4))) {
+            nb += 2;
+        }
+        nb = Math.min(31, nb);
+        if (nb == bits) {
             return;
         }
-        int nb = Math.min(31, bits + 2);
         for (Shard sh : shards) {
             int[] t = new int[sh.table.length];
             rehash(sh.table, t, bits, nb);
@@ -245,7 +250,11 @@ public final class ExactStore implements StateStore {
 
     @Override
     public long size() {
-        return Math.min(count.get(), maxStates);
+        long n = 0;
+        for (Shard sh : shards) {
+            n += sh.used;
+        }
+        return n;
     }
 
     @Override
@@ -254,7 +263,10 @@ public final class ExactStore implements StateStore {
         for (Shard sh : shards) {
             b += (long) sh.table.length * 4;
         }
-        long c = (size() + CHUNK - 1) >>> CHUNK_BITS;
+        long c = 0;
+        for (long[] chunk : chunks) {
+            c += chunk == null ? 0 : 1;
+        }
         return b + c * CHUNK * w * 8L;
     }
 
@@ -273,8 +285,4 @@ public final class ExactStore implements StateStore {
         return true;
     }
 
-    @Override
-    public String fullReason() {
-        return fullReason;
-    }
 }

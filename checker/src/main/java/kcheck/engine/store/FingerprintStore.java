@@ -1,7 +1,5 @@
 package kcheck.engine.store;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
  * Hash compaction: only a 64-bit fingerprint of each state is kept, in a sharded open-addressing
  * table of {@code long}s (8 bytes a slot, load 0.53..0.8: 10 to 15 bytes per state). Two states
@@ -9,20 +7,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * reported as TLC does ({@link #omissionProbability}).
  */
 public final class FingerprintStore implements StateStore {
-    private final long maxStates;
     private final MemoryBudget budget;
     private final boolean concurrent;
-    private final AtomicLong count = new AtomicLong();
     private final Shard[] shards = new Shard[Shards.SHARDS];
-    private volatile String fullReason = "";
 
     private static final class Shard {
         long[] table = new long[Shards.INITIAL_CAPACITY];
         int used;
     }
 
-    public FingerprintStore(long maxStates, MemoryBudget budget, boolean concurrent) {
-        this.maxStates = maxStates;
+    public FingerprintStore(MemoryBudget budget, boolean concurrent) {
         this.budget = budget;
         this.concurrent = concurrent;
         for (int i = 0; i < shards.length; i++) {
@@ -32,17 +26,23 @@ public final class FingerprintStore implements StateStore {
     }
 
     @Override
-    public long add(long[] s, long h) {
+    public long add(long[] s, long h, Ids.Block ids) {
         Shard sh = shards[Shards.shard(h)];
         if (concurrent) {
             synchronized (sh) {
-                return add(sh, h);
+                return add(sh, h, ids);
             }
         }
-        return add(sh, h);
+        return add(sh, h, ids);
     }
 
-    private long add(Shard sh, long h) {
+    @Override
+    public int touch(long h) {
+        long[] t = shards[Shards.shard(h)].table;
+        return (int) t[Shards.slot(h, t.length)];
+    }
+
+    private long add(Shard sh, long h, Ids.Block ids) {
         long[] t = sh.table;
         int cap = t.length;
         int i = Shards.slot(h, cap);
@@ -58,10 +58,6 @@ public final class FingerprintStore implements StateStore {
                 i = 0;
             }
         }
-        if (count.get() >= maxStates) {
-            fullReason = "state limit";
-            return FULL;
-        }
         if (sh.used + 1 > cap * Shards.MAX_LOAD) {
             if (!grow(sh)) {
                 return FULL;
@@ -71,7 +67,7 @@ public final class FingerprintStore implements StateStore {
             t[i] = h;
         }
         sh.used++;
-        return count.getAndIncrement();
+        return ids.take();
     }
 
     private static void insert(long[] t, long h) {
@@ -88,7 +84,6 @@ public final class FingerprintStore implements StateStore {
     private boolean grow(Shard sh) {
         int cap = Shards.grown(sh.table.length);
         if (!budget.reserve((long) cap * 8)) {
-            fullReason = "memory budget";
             return false;
         }
         long[] t;
@@ -96,7 +91,6 @@ public final class FingerprintStore implements StateStore {
             t = new long[cap];
         } catch (OutOfMemoryError e) {
             budget.release((long) cap * 8);
-            fullReason = "memory budget";
             return false;
         }
         for (long e : sh.table) {
@@ -119,7 +113,11 @@ public final class FingerprintStore implements StateStore {
 
     @Override
     public long size() {
-        return count.get();
+        long n = 0;
+        for (Shard sh : shards) {
+            n += sh.used;
+        }
+        return n;
     }
 
     @Override
@@ -136,9 +134,5 @@ public final class FingerprintStore implements StateStore {
         return false;
     }
 
-    @Override
-    public String fullReason() {
-        return fullReason;
-    }
 
 }

@@ -51,6 +51,25 @@ public final class Links {
         return true;
     }
 
+    /** Parent value of an id that was handed out but never used (see {@link Ids}). */
+    public static final int HOLE = -2;
+
+    /** Marks ids {@code [from, to)} as holes; false if out of memory. */
+    public boolean markHoles(long from, long to) {
+        for (long id = from; id < to; id++) {
+            if (!set(id, HOLE, 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True if {@code id} was never used for a state. */
+    public boolean isHole(long id) {
+        int[] chunk = parents[(int) (id >>> CHUNK_BITS)];
+        return chunk == null || chunk[(int) (id & (CHUNK - 1))] == HOLE;
+    }
+
     /** Parent of {@code id}, or -1 for an initial state. */
     public long parent(long id) {
         return parents[(int) (id >>> CHUNK_BITS)][(int) (id & (CHUNK - 1))];

@@ -13,6 +13,7 @@ import kcheck.model.ParamSpec;
 import kcheck.model.Params;
 import kcheck.model.Property.Kind;
 import kcheck.model.PropertyInfo;
+import kcheck.model.VariantContract;
 import kcheck.model.VariantInfo;
 
 /**
@@ -39,7 +40,7 @@ public final class CpudlFactory implements ModelFactory {
         prop("find-sound", Kind.STEP, "cpudl_find returns what the reference map gives: the lowest allowed CPU without a "
                 + "deadline, else the latest CPU if allowed and the task's deadline is earlier, else -1");
         prop("same-heap", Kind.INVARIANT, "while the live keys are distinct and in (0, 2^63), the checked heap and the other "
-                + "version's heap (v4.9 for before, v4.8 otherwise) have identical slots, index array and size after every operation");
+                + "version's heap (v4.9 for a v4.8 heap such as before, v4.8 otherwise) have identical slots, index array and size after every operation");
         prop("writes", Kind.METRIC, "element field stores (elements[].cpu/.dl/.idx) of one cpudl_set or cpudl_clear call");
     }
 
@@ -107,13 +108,21 @@ public final class CpudlFactory implements ModelFactory {
         return create(variant, IMPLS.get(variant).get(), params, properties);
     }
 
+    /** User variants: implementations of {@link CpudlHeap} ({@code variant new}, {@code --variant-file}). */
+    @Override
+    public VariantContract<CpudlHeap> variantContract() {
+        return new VariantContract<>(CpudlHeap.class, v -> IMPLS.get(v).get(), this::create);
+    }
+
     /** Builds the model for any implementation of the variant contract (built in, or the user's). */
     public Model create(String variantName, CpudlHeap impl, Params params, Set<String> properties) {
         checkProperties(properties);
         if (properties.isEmpty()) {
             throw new ModelInputException(NAME + ": no property selected");
         }
-        CpudlHeap partner = variantName.equals("before") ? new CpudlV49() : new CpudlV48();
+        /* the other version of the heap: chosen by what the implementation says it is, so a user's copy of before
+           (version() "v4.8") is compared with v4.9 exactly like before itself */
+        CpudlHeap partner = "v4.8".equals(impl.version()) ? new CpudlV49() : new CpudlV48();
         return new CpudlModel(variantName, params, impl, partner, Set.copyOf(properties));
     }
 

@@ -10,8 +10,9 @@ package kcheck.model.cpudl;
  * {@code cpudl_set(cp, cpu, 0, 0)} (v4.8). {@link #find} is {@code cpudl_find()}, the same code
  * in every version modelled here.
  *
- * <p>To check your own patch, copy {@link CpudlV49}, change it, and build the model with
- * {@link CpudlFactory#create(String, CpudlHeap, kcheck.model.Params, java.util.Set)}.
+ * <p>To check your own patch: {@code kcheck variant new cpudl NAME} writes a copy of
+ * {@link CpudlV49} to edit, and {@code kcheck check cpudl --variant-file NAME.java} checks it
+ * (in Java: {@link CpudlFactory#create(String, CpudlHeap, kcheck.model.Params, java.util.Set)}).
  */
 public interface CpudlHeap {
 

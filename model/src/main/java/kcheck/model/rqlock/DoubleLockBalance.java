@@ -5,8 +5,9 @@ package kcheck.model.rqlock;
  * partner {@code double_unlock_balance()}, written against {@link RqLocks}. Each call on
  * {@code k} is one atomic step of the calling CPU (a ticket {@code spin_lock} is two).
  *
- * <p>To check your own patch, copy {@link DoubleLockBalanceV2628}, change it, and register it
- * (or pass the file with {@code --variant-file}).
+ * <p>To check your own patch: {@code kcheck variant new rq-lock NAME} writes a copy of
+ * {@link DoubleLockBalanceV2628} to edit, and {@code kcheck check rq-lock --variant-file NAME.java}
+ * checks it (or register a class in {@link RqLockFactory}).
  */
 public interface DoubleLockBalance {
 

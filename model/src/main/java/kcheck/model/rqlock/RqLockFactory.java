@@ -13,6 +13,7 @@ import kcheck.model.ParamSpec;
 import kcheck.model.Params;
 import kcheck.model.Property.Kind;
 import kcheck.model.PropertyInfo;
+import kcheck.model.VariantContract;
 import kcheck.model.VariantInfo;
 
 /**
@@ -109,6 +110,12 @@ public final class RqLockFactory implements ModelFactory {
     public Model create(String variant, Params params, Set<String> properties) {
         variant(variant);
         return create(variant, IMPLS.get(variant).get(), params, properties);
+    }
+
+    /** User variants: implementations of {@link DoubleLockBalance} ({@code variant new}, {@code --variant-file}). */
+    @Override
+    public VariantContract<DoubleLockBalance> variantContract() {
+        return new VariantContract<>(DoubleLockBalance.class, v -> IMPLS.get(v).get(), this::create);
     }
 
     /** Builds the model for any implementation of the variant contract (built in, or the user's). */

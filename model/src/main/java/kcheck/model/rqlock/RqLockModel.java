@@ -340,7 +340,59 @@ final class RqLockModel implements Model {
 
     @Override
     public List<String> reductions() {
-        return ticket ? List.of("ticket-shift (ticket counters kept relative to owner: a bisimulation)") : List.of();
+        String por = "partial-order (ample sets of one CPU's invisible steps on lock words no other CPU will touch)";
+        return ticket ? List.of("ticket-shift (ticket counters kept relative to owner: a bisimulation)", por) : List.of(por);
+    }
+
+    @Override
+    public boolean partialOrder() {
+        return true;
+    }
+
+    @Override
+    public boolean acyclic() {
+        return true;
+    }
+
+    /**
+     * A CPU's next step is visible if it can change what a selected property reads: the locks it
+     * holds (mutual-exclusion), a return from double_lock_balance (the step properties and every
+     * monitor), or whether it waits or is inside double_lock_balance (the monitors).
+     */
+    @Override
+    public long stepFootprint(long[] s, int cpu) {
+        int g = g(s, cpu);
+        int b = prog.branches;
+        boolean monitors = fifo || bypass || overtake;
+        for (int k = 0; k < b; k++) {
+            int e = g * b + k;
+            int t = prog.target[e];
+            if (t == RqLockProgram.NONE) {
+                continue;
+            }
+            int tg = prog.base[cpu] + (t == NEXT_ROUND ? 0 : t);
+            if (prog.ret[e] >= 0 && (monitors || selected.contains("holds-both-on-return") || selected.contains("return-contract"))) {
+                return -1L;
+            }
+            if (selected.contains("mutual-exclusion") && t != NEXT_ROUND && prog.held[tg] != prog.held[g]) {
+                return -1L;
+            }
+            if (selected.contains("mutual-exclusion") && t == NEXT_ROUND) {
+                return -1L;
+            }
+            if (monitors && (prog.op[g] == CALL || prog.waitsFor[g] >= 0
+                    || (t != NEXT_ROUND && (prog.waitsFor[tg] >= 0 || prog.inside[tg] != prog.inside[g])))) {
+                return -1L;
+            }
+        }
+        return prog.touch[g];
+    }
+
+    @Override
+    public long futureFootprint(long[] s, int cpu) {
+        int g = g(s, cpu);
+        long f = prog.futureInPass[g];
+        return round[cpu].getInt(s) + 1 < rounds ? f | prog.wholePass[cpu] : f;
     }
 
     @Override

@@ -55,6 +55,15 @@ final class RqLockProgram {
     final int[] target;
     final int[] ret;
     final String[] label;
+    /**
+     * Partial-order reduction: the lock words an instruction reads or writes (bit 2L: rq[L]'s
+     * {@code next} counter, or its flag under test-and-set; bit 2L+1: its {@code owner} counter),
+     * and those of every instruction reachable from it within the same pass.
+     */
+    final long[] touch;
+    final long[] futureInPass;
+    /** Everything a CPU's program touches in a whole pass (for passes still to come). */
+    final long[] wholePass;
 
     RqLockProgram(DoubleLockBalance dlb, String variant, int cpus, boolean ticket) {
         this.cpus = cpus;
@@ -81,6 +90,9 @@ final class RqLockProgram {
         target = new int[n * branches];
         ret = new int[n * branches];
         label = new String[n * branches];
+        touch = new long[n];
+        futureInPass = new long[n];
+        wholePass = new long[cpus];
         for (int g = 0; g < n; g++) {
             Ins i = all.get(g);
             op[g] = i.op;
@@ -96,6 +108,30 @@ final class RqLockProgram {
                 ret[g * branches + b] = i.ret[b];
                 label[g * branches + b] = i.label[b];
             }
+            touch[g] = switch (op[g]) {
+                case TAKE, TAS -> 1L << (2 * lock[g]);
+                case WAIT -> 1L << (2 * lock[g] + 1);
+                case TRY -> ticket ? 3L << (2 * lock[g]) : 1L << (2 * lock[g]);
+                case UNLOCK -> ticket ? 1L << (2 * lock[g] + 1) : 1L << (2 * lock[g]);
+                default -> 0L;
+            };
+        }
+        for (int c = 0; c < cpus; c++) {
+            for (int pc = donePc[c]; pc >= 0; pc--) {
+                int g = base[c] + pc;
+                long f = touch[g];
+                for (int b = 0; b < branches; b++) {
+                    int t = target[g * branches + b];
+                    if (t >= 0) {
+                        if (t <= pc) {
+                            throw new IllegalStateException("program is not a tree in emission order");
+                        }
+                        f |= futureInPass[base[c] + t];
+                    }
+                }
+                futureInPass[g] = f;
+            }
+            wholePass[c] = futureInPass[base[c]];
         }
     }
 

@@ -1,0 +1,56 @@
+package kcheck.model.rwsem;
+
+/**
+ * The operations of {@link RwSem} that the recorder turns into program nodes. A <i>visible</i>
+ * operation touches memory other tasks read without {@code wait_lock}, or waits: it is one step
+ * of its task. A <i>local</i> one reads the task's own flags or the wait list under
+ * {@code wait_lock}: it runs inside the step before the next visible operation.
+ */
+enum Op {
+    COUNT_READ(true, Outcome.COUNT, "load count"),
+    COUNT_ADD_RETURN(true, Outcome.COUNT, "count %s"),
+    COUNT_FETCH_ADD(true, Outcome.COUNT, "fetch_add: count %s"),
+    COUNT_ADD(true, Outcome.COUNT, "count %s"),
+    COUNT_CMPXCHG(true, Outcome.COUNT, "cmpxchg count %s -> %s"),
+    OWNER_READ(true, Outcome.OWNER, "load owner"),
+    OWNER_WRITE(true, Outcome.NONE, "owner = %s"),
+    ON_CPU(true, Outcome.BOOL, "%s->on_cpu"),
+    OSQ_LOCK(true, Outcome.BOOL, "osq_lock"),
+    OSQ_UNLOCK(true, Outcome.NONE, "osq_unlock"),
+    OSQ_IS_LOCKED(true, Outcome.BOOL, "osq_is_locked"),
+    SPIN_LOCK(true, Outcome.NONE, "raw_spin_lock(wait_lock)"),
+    SPIN_TRYLOCK(true, Outcome.BOOL, "raw_spin_trylock(wait_lock)"),
+    SPIN_UNLOCK(true, Outcome.NONE, "raw_spin_unlock(wait_lock)"),
+    SCHEDULE(true, Outcome.NONE, "schedule()"),
+    WAKE_FRONT_WRITER(true, Outcome.NONE, "wake front writer"),
+    GRANT_READERS(true, Outcome.NONE, "grant %s reader(s): waiter->task = NULL"),
+    NEED_RESCHED(false, Outcome.BOOL, "need_resched()"),
+    LIST_EMPTY(false, Outcome.BOOL, "list_empty"),
+    LIST_ADD_TAIL(false, Outcome.NONE, "list_add_tail"),
+    LIST_IS_SINGULAR(false, Outcome.BOOL, "list_is_singular"),
+    LIST_DEL(false, Outcome.NONE, "list_del"),
+    FRONT_IS_WRITER(false, Outcome.BOOL, "front waiter is a writer"),
+    LEADING_READERS(false, Outcome.INT, "readers at the front"),
+    WRITER_AFTER(false, Outcome.BOOL, "a writer follows them"),
+    WAITER_TASK_NULL(false, Outcome.BOOL, "waiter.task == NULL"),
+    /** The workload has finished (bounded rounds). */
+    END(true, Outcome.NONE, "done");
+
+    /** What an outcome index means. */
+    enum Outcome { COUNT, OWNER, BOOL, INT, NONE }
+
+    final boolean visible;
+    final Outcome outcome;
+    final String text;
+
+    Op(boolean visible, Outcome outcome, String text) {
+        this.visible = visible;
+        this.outcome = outcome;
+        this.text = text;
+    }
+
+    /** True for the operations that write {@code sem->count}. */
+    boolean writesCount() {
+        return this == COUNT_ADD_RETURN || this == COUNT_FETCH_ADD || this == COUNT_ADD || this == COUNT_CMPXCHG;
+    }
+}

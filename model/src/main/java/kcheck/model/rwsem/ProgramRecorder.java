@@ -1,0 +1,706 @@
+package kcheck.model.rwsem;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+
+import kcheck.model.Kernel;
+import kcheck.model.KernelCitations;
+import kcheck.model.ModelInputException;
+
+/**
+ * Turns a {@link RwsemVariant}'s Java code into a task's finite program graph, so that the
+ * explicit-state model executes exactly what the port does, one atomic step at a time.
+ *
+ * <p>The code is run against a recording {@link RwSem} that answers each operation from a
+ * script of outcomes and stops at the first operation past the script. The place it stops at
+ * is a program node, identified by the Java call stack (class, method and bytecode index of
+ * every frame), the operation and its arguments, the values of the {@link FrameLocal} fields
+ * whose function is on the stack, and what the task holds (locks, osq, preemption, wait-list
+ * membership: the effect of the operations so far). Each node is re-run once per possible
+ * outcome to find its successors; a loop closes when it reaches a node seen before. The code
+ * must keep every value it uses after a later operation in a {@link FrameLocal} field: random
+ * paths through the graph are re-run directly and compared, and code that keeps such a value
+ * on the Java stack is rejected. Finally the graph is minimised (nodes with the same operation,
+ * attributes and successors are merged), which also drops dead values left in fields.
+ */
+final class ProgramRecorder {
+    /** Most nodes a recorded graph may have before the code is rejected. */
+    static final int MAX_NODES = 200_000;
+    private static final int CHECK_WALKS = 16;
+    private static final int CHECK_LENGTH = 48;
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+    private static final Map<Class<?>, Map<String, Kernel>> KERNEL_OF_FRAME = new ConcurrentHashMap<>();
+
+    private final RwsemVariant impl;
+    private final String what;
+    private final RwsemDomain dom;
+    private final boolean writer;
+    private final int task;
+    private final boolean rt;
+    private final int rounds;
+    private final List<Field> fields = new ArrayList<>();
+    private final List<Set<String>> scopes = new ArrayList<>();
+
+    private final List<RNode> nodes = new ArrayList<>();
+    private final Map<String, Integer> index = new HashMap<>();
+    private final ArrayDeque<RNode> queue = new ArrayDeque<>();
+
+    private ProgramRecorder(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds) {
+        this.impl = impl;
+        this.what = what;
+        this.dom = dom;
+        this.writer = writer;
+        this.task = task;
+        this.rt = rt;
+        this.rounds = rounds;
+        for (Class<?> c = impl.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
+                if (Modifier.isFinal(f.getModifiers())) {
+                    throw new ModelInputException(what + ": field " + f.getName() + " is final; kernel locals must be plain fields");
+                }
+                Class<?> t = f.getType();
+                if (t != long.class && t != int.class && t != boolean.class) {
+                    throw new ModelInputException(what + ": field " + f.getName() + " must be long, int or boolean (a kernel local)");
+                }
+                f.setAccessible(true);
+                fields.add(f);
+                FrameLocal fl = f.getAnnotation(FrameLocal.class);
+                scopes.add(fl == null ? Set.of() : Set.of(fl.value()));
+            }
+        }
+    }
+
+    /**
+     * Records the program of one task: a reader ({@code writer == false}; {@code task} unused)
+     * or writer {@code task}, RT or not, running {@code rounds} rounds (0: forever).
+     */
+    static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds) {
+        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds);
+        r.explore();
+        List<int[]> pairs = r.walkPairs();
+        int[] cls = r.classes();
+        r.check(pairs, cls);
+        return r.build(cls);
+    }
+
+    /* ---------------- one node of the recorded graph ---------------- */
+
+    /** Where the code stopped: the operation it was about to perform and what identifies the place. */
+    private record Capture(String key, Op op, long arg0, long arg1, int attrs, String function, String cite, String site) {
+    }
+
+    private static final class RNode {
+        final int id;
+        final Capture c;
+        final int[] script;
+        int[] edges;
+
+        RNode(int id, Capture c, int[] script) {
+            this.id = id;
+            this.c = c;
+            this.script = script;
+        }
+    }
+
+    private static final Capture END = new Capture("END", Op.END, 0, 0, 0, "", "", "");
+    /** The outcome leads the code into undefined behaviour (e.g. dereferencing RWSEM_READER_OWNED): it cannot happen. */
+    private static final Capture UNDEFINED = new Capture("UNDEFINED", Op.END, 0, 0, 0, "", "", "");
+
+    /* ---------------- exploration ---------------- */
+
+    private void explore() {
+        int root = intern(run(new int[0]), new int[0]);
+        if (root != 0) {
+            throw new IllegalStateException("root must be node 0");
+        }
+        exploreQueue();
+    }
+
+    private void exploreQueue() {
+        while (!queue.isEmpty()) {
+            RNode n = queue.poll();
+            if (n.c.op() == Op.END) {
+                n.edges = new int[0];
+                continue;
+            }
+            int k = dom.outcomes(n.c.op());
+            n.edges = new int[k];
+            Arrays.fill(n.edges, -1);
+            /* atomic_long_add returns nothing: every outcome continues the same way */
+            int blind = -1;
+            for (int o = 0; o < k; o++) {
+                if (!feasible(n.c, o)) {
+                    continue;
+                }
+                if (n.c.op() == Op.COUNT_ADD && blind >= 0) {
+                    n.edges[o] = blind;
+                    continue;
+                }
+                int[] s = Arrays.copyOf(n.script, n.script.length + 1);
+                s[n.script.length] = o;
+                Capture c = run(s);
+                if (c != UNDEFINED) {
+                    n.edges[o] = intern(c, s);
+                    blind = n.edges[o];
+                }
+            }
+        }
+    }
+
+    private int intern(Capture c, int[] script) {
+        Integer id = index.get(c.key());
+        if (id != null) {
+            return id;
+        }
+        if (nodes.size() >= MAX_NODES) {
+            throw new ModelInputException(what + ": the program graph exceeds " + MAX_NODES
+                    + " nodes (does a @FrameLocal field take ever new values?)");
+        }
+        RNode n = new RNode(nodes.size(), c, script);
+        nodes.add(n);
+        index.put(c.key(), n.id);
+        queue.add(n);
+        return n.id;
+    }
+
+    /** Outcomes that the operation can have in this domain. */
+    private boolean feasible(Capture c, int o) {
+        return switch (c.op()) {
+            case COUNT_ADD_RETURN, COUNT_FETCH_ADD, COUNT_ADD -> dom.countIndex(dom.countValue(o) + c.arg0()) >= 0;
+            case COUNT_CMPXCHG -> dom.countValue(o) != c.arg0() || dom.countIndex(c.arg1()) >= 0;
+            case LEADING_READERS -> o >= 1;
+            case ON_CPU, OWNER_WRITE -> true;
+            default -> true;
+        };
+    }
+
+    /** Runs the task's workload from the start, answering operations from {@code script}. */
+    /** The workload of the run in progress (its round counter is part of the program position). */
+    private Workload workload;
+
+    private Capture run(int[] script) {
+        resetFields();
+        RecordingSem sem = new RecordingSem(script);
+        Workload w = new Workload();
+        workload = w;
+        try {
+            if (writer) {
+                w.writer(impl, sem, rounds);
+            } else {
+                w.reader(impl, sem, rounds);
+            }
+        } catch (Stop s) {
+            return s.capture;
+        }
+        if (sem.pos != script.length) {
+            throw new ModelInputException(what + ": the code finished before the recorded program did: a value used"
+                    + " after an atomic step must be kept in a @FrameLocal field");
+        }
+        return END;
+    }
+
+    private void resetFields() {
+        try {
+            for (Field f : fields) {
+                Class<?> t = f.getType();
+                if (t == long.class) {
+                    f.setLong(impl, 0);
+                } else if (t == int.class) {
+                    f.setInt(impl, 0);
+                } else {
+                    f.setBoolean(impl, false);
+                }
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /* ---------------- the check of the FrameLocal rule ---------------- */
+
+    /**
+     * Follows random paths through the recorded graph and re-runs the code along each directly:
+     * every node it reaches must behave like the node the graph says (the same class after
+     * minimisation; nodes that differ only in dead values left in fields are in one class).
+     * A mismatch means the code kept a value on the Java stack across an operation. Places the
+     * walks reach that exploration had not seen are explored too, so the comparison is exact.
+     */
+    private List<int[]> walkPairs() {
+        SplittableRandom rnd = new SplittableRandom(0x5eedL ^ nodes.size());
+        List<int[]> pairs = new ArrayList<>();
+        for (int walk = 0; walk < CHECK_WALKS; walk++) {
+            RNode n = nodes.get(0);
+            int[] script = new int[0];
+            for (int step = 0; step < CHECK_LENGTH && n.edges.length > 0; step++) {
+                int[] choices = new int[n.edges.length];
+                int m = 0;
+                for (int o = 0; o < n.edges.length; o++) {
+                    if (n.edges[o] >= 0) {
+                        choices[m++] = o;
+                    }
+                }
+                if (m == 0) {
+                    break;
+                }
+                int o = choices[rnd.nextInt(m)];
+                script = Arrays.copyOf(script, script.length + 1);
+                script[script.length - 1] = o;
+                int expected = n.edges[o];
+                Capture c = run(script);
+                if (c == UNDEFINED) {
+                    throw new ModelInputException(what + ": after " + n.c.function() + ": " + n.c.op()
+                            + " the code behaves differently from the recorded program: a value used after an atomic"
+                            + " step must be kept in a @FrameLocal field");
+                }
+                int actual = intern(c, script);
+                pairs.add(new int[] {n.id, o, expected, actual});
+                n = nodes.get(expected);
+            }
+        }
+        exploreQueue();
+        return pairs;
+    }
+
+    private void check(List<int[]> pairs, int[] cls) {
+        for (int[] p : pairs) {
+            if (cls[p[2]] != cls[p[3]]) {
+                RNode n = nodes.get(p[0]);
+                RNode expected = nodes.get(p[2]);
+                RNode actual = nodes.get(p[3]);
+                throw new ModelInputException(what + ": after " + n.c.function() + ": " + n.c.op()
+                        + " the code does not do what the recorded program says (" + actual.c.function() + ": "
+                        + actual.c.op() + " instead of " + expected.c.function() + ": " + expected.c.op()
+                        + "): a value used after an atomic step must be kept in a @FrameLocal field");
+            }
+        }
+    }
+
+    /* ---------------- minimisation ---------------- */
+
+    /** Moore's partition refinement: the class of each node in the coarsest bisimulation. */
+    private int[] classes() {
+        int n = nodes.size();
+        int[] cls = new int[n];
+        Map<String, Integer> ids = new HashMap<>();
+        for (RNode x : nodes) {
+            Capture c = x.c;
+            String k = c.op() + "|" + c.arg0() + "|" + c.arg1() + "|" + c.attrs() + "|" + c.function() + "|" + c.cite() + "|" + c.site();
+            cls[x.id] = ids.computeIfAbsent(k, z -> ids.size());
+        }
+        int classes = ids.size();
+        while (true) {
+            Map<String, Integer> next = new HashMap<>();
+            int[] ncls = new int[n];
+            for (RNode x : nodes) {
+                StringBuilder b = new StringBuilder().append(cls[x.id]);
+                for (int t : x.edges) {
+                    b.append(',').append(t < 0 ? -1 : cls[t]);
+                }
+                String k = b.toString();
+                ncls[x.id] = next.computeIfAbsent(k, z -> next.size());
+            }
+            cls = ncls;
+            if (next.size() == classes) {
+                break;
+            }
+            classes = next.size();
+        }
+        return cls;
+    }
+
+    /** The minimised program: one node per class, numbered in order of discovery. */
+    private TaskProgram build(int[] cls) {
+        int classes = 0;
+        for (int c : cls) {
+            classes = Math.max(classes, c + 1);
+        }
+        /* number classes in order of first appearance from the root (BFS order of the nodes) */
+        int[] order = new int[classes];
+        Arrays.fill(order, -1);
+        int count = 0;
+        RNode[] rep = new RNode[classes];
+        for (RNode x : nodes) {
+            if (order[cls[x.id]] < 0) {
+                order[cls[x.id]] = count++;
+                rep[order[cls[x.id]]] = x;
+            }
+        }
+        int slots = dom.maxOutcomes();
+        Op[] op = new Op[count];
+        long[] a0 = new long[count];
+        long[] a1 = new long[count];
+        int[] attrs = new int[count];
+        int[] edges = new int[count * slots];
+        Arrays.fill(edges, -1);
+        String[] function = new String[count];
+        String[] cite = new String[count];
+        String[] site = new String[count];
+        for (int i = 0; i < count; i++) {
+            RNode x = rep[i];
+            op[i] = x.c.op();
+            a0[i] = x.c.arg0();
+            a1[i] = x.c.arg1();
+            attrs[i] = x.c.attrs();
+            function[i] = x.c.function();
+            cite[i] = x.c.cite();
+            site[i] = x.c.site();
+            for (int o = 0; o < x.edges.length; o++) {
+                edges[i * slots + o] = x.edges[o] < 0 ? -1 : order[cls[x.edges[o]]];
+            }
+        }
+        return new TaskProgram(0, slots, op, a0, a1, attrs, edges, function, cite, site);
+    }
+
+    /* ---------------- the recording RwSem ---------------- */
+
+    /** Thrown at the first operation past the script. */
+    private static final class Stop extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient Capture capture;
+
+        Stop(Capture capture) {
+            super(null, null, false, false);
+            this.capture = capture;
+        }
+    }
+
+    private final class RecordingSem implements RwSem {
+        final int[] script;
+        int pos;
+        boolean holds;
+        boolean waitLock;
+        boolean osq;
+        boolean enqueued;
+        int preempt;
+
+        RecordingSem(int[] script) {
+            this.script = script;
+        }
+
+        private int next(Op op, long arg0, long arg1) {
+            if (pos < script.length) {
+                return script[pos++];
+            }
+            throw new Stop(capture(op, arg0, arg1));
+        }
+
+        private Capture capture(Op op, long arg0, long arg1) {
+            StringBuilder stack = new StringBuilder(256);
+            List<Kernel> kernels = new ArrayList<>(8);
+            String[] site = {null};
+            WALKER.walk(frames -> {
+                java.util.Iterator<StackWalker.StackFrame> it = frames.iterator();
+                while (it.hasNext()) {
+                    StackWalker.StackFrame f = it.next();
+                    Class<?> c = f.getDeclaringClass();
+                    if (c == RecordingSem.class) {
+                        continue;
+                    }
+                    if (c == ProgramRecorder.class) {
+                        break;
+                    }
+                    stack.append(c.getName()).append('.').append(f.getMethodName()).append('@').append(f.getByteCodeIndex()).append(';');
+                    if (site[0] == null) {
+                        site[0] = f.getFileName() + ":" + f.getLineNumber();
+                    }
+                    Kernel k = kernelOf(f);
+                    if (k != null) {
+                        kernels.add(k);
+                    }
+                }
+                return null;
+            });
+            Set<String> functions = new LinkedHashSet<>();
+            for (Kernel k : kernels) {
+                functions.add(k.function());
+            }
+            int attrs = (holds ? TaskProgram.HOLDS : 0) | (waitLock ? TaskProgram.WAIT_LOCK : 0) | (osq ? TaskProgram.OSQ : 0)
+                    | (preempt > 0 || waitLock ? TaskProgram.PREEMPT_OFF : 0) | (enqueued ? TaskProgram.ENQUEUED : 0);
+            for (int i = 0; i < TaskProgram.FUNCTIONS.length; i++) {
+                if (functions.contains(TaskProgram.FUNCTIONS[i])) {
+                    attrs |= TaskProgram.FUNCTION_BITS[i];
+                }
+            }
+            StringBuilder key = new StringBuilder(stack.length() + 64);
+            key.append(op).append('|').append(arg0).append('|').append(arg1).append('|').append(attrs).append('|').append(stack).append('|')
+                    .append("round=").append(workload.round).append(',');
+            try {
+                for (int i = 0; i < fields.size(); i++) {
+                    if (!inScope(scopes.get(i), functions)) {
+                        continue;
+                    }
+                    Field f = fields.get(i);
+                    key.append(f.getName()).append('=').append(f.get(impl)).append(',');
+                }
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+            String k = key.toString();
+            Integer known = index.get(k);
+            if (known != null) {
+                return nodes.get(known).c;
+            }
+            String function = "";
+            for (Kernel kn : kernels) {
+                if (!kn.function().startsWith("rwsem_atomic_")) {      /* name the caller of the count helpers */
+                    function = kn.function();
+                    break;
+                }
+            }
+            return new Capture(k, op, arg0, arg1, attrs, function, KernelCitations.render(kernels), site[0]);
+        }
+
+        private void requireWaitLock(String what) {
+            if (!waitLock) {
+                throw new ModelInputException(ProgramRecorder.this.what + ": " + what + " without sem->wait_lock held");
+            }
+        }
+
+        @Override
+        public long atomicLongRead() {
+            return dom.countValue(next(Op.COUNT_READ, 0, 0));
+        }
+
+        @Override
+        public long atomicLongAddReturn(long i) {
+            return dom.countValue(next(Op.COUNT_ADD_RETURN, i, 0)) + i;
+        }
+
+        @Override
+        public long atomicLongFetchAdd(long i) {
+            return dom.countValue(next(Op.COUNT_FETCH_ADD, i, 0));
+        }
+
+        @Override
+        public void atomicLongAdd(long i) {
+            next(Op.COUNT_ADD, i, 0);
+        }
+
+        @Override
+        public long atomicLongCmpxchg(long old, long nw) {
+            return dom.countValue(next(Op.COUNT_CMPXCHG, old, nw));
+        }
+
+        @Override
+        public long readOwner() {
+            return next(Op.OWNER_READ, 0, 0);
+        }
+
+        @Override
+        public void writeOwner(long owner) {
+            if (owner < 0 || owner >= dom.ownerSize()) {
+                throw new ModelInputException(what + ": owner value " + owner + " is not NULL, RWSEM_READER_OWNED or a writer");
+            }
+            next(Op.OWNER_WRITE, owner, 0);
+        }
+
+        @Override
+        public long current() {
+            if (!writer) {
+                throw new ModelInputException(what + ": a reader's task pointer is not an owner value in this model");
+            }
+            return RwsemCount.writerTask(task);
+        }
+
+        @Override
+        public boolean onCpu(long owner) {
+            if (owner < 2 || owner >= dom.ownerSize()) {
+                throw new Stop(UNDEFINED);          /* owner->on_cpu of NULL or RWSEM_READER_OWNED */
+            }
+            return next(Op.ON_CPU, owner, 0) == 1;
+        }
+
+        @Override
+        public boolean needResched() {
+            return next(Op.NEED_RESCHED, 0, 0) == 1;
+        }
+
+        @Override
+        public boolean rtTask() {
+            return rt;
+        }
+
+        @Override
+        public void preemptDisable() {
+            preempt++;
+        }
+
+        @Override
+        public void preemptEnable() {
+            preempt--;
+        }
+
+        @Override
+        public void cpuRelax() {
+        }
+
+        @Override
+        public void schedule() {
+            next(Op.SCHEDULE, 0, 0);
+        }
+
+        @Override
+        public boolean osqLock() {
+            boolean r = next(Op.OSQ_LOCK, 0, 0) == 1;
+            osq = r;
+            return r;
+        }
+
+        @Override
+        public void osqUnlock() {
+            next(Op.OSQ_UNLOCK, 0, 0);
+            osq = false;
+        }
+
+        @Override
+        public boolean osqIsLocked() {
+            return next(Op.OSQ_IS_LOCKED, 0, 0) == 1;
+        }
+
+        @Override
+        public void rawSpinLockIrq() {
+            next(Op.SPIN_LOCK, 0, 0);
+            waitLock = true;
+        }
+
+        @Override
+        public boolean rawSpinTrylockIrqsave() {
+            boolean r = next(Op.SPIN_TRYLOCK, 0, 0) == 1;
+            waitLock = r;
+            return r;
+        }
+
+        @Override
+        public void rawSpinUnlockIrq() {
+            next(Op.SPIN_UNLOCK, 0, 0);
+            waitLock = false;
+        }
+
+        @Override
+        public boolean listEmpty() {
+            requireWaitLock("list_empty");
+            return next(Op.LIST_EMPTY, 0, 0) == 1;
+        }
+
+        @Override
+        public void listAddTail(int type) {
+            requireWaitLock("list_add_tail");
+            next(Op.LIST_ADD_TAIL, type, 0);
+            enqueued = true;
+        }
+
+        @Override
+        public boolean listIsSingular() {
+            requireWaitLock("list_is_singular");
+            return next(Op.LIST_IS_SINGULAR, 0, 0) == 1;
+        }
+
+        @Override
+        public void listDel() {
+            requireWaitLock("list_del");
+            next(Op.LIST_DEL, 0, 0);
+            enqueued = false;
+        }
+
+        @Override
+        public boolean waitListFrontIsWriter() {
+            requireWaitLock("the wait list walk");
+            return next(Op.FRONT_IS_WRITER, 0, 0) == 1;
+        }
+
+        @Override
+        public int waitListLeadingReaders() {
+            requireWaitLock("the wait list walk");
+            return next(Op.LEADING_READERS, 0, 0);
+        }
+
+        @Override
+        public boolean waitListWriterAfter(int n) {
+            requireWaitLock("the wait list walk");
+            return next(Op.WRITER_AFTER, n, 0) == 1;
+        }
+
+        @Override
+        public void wakeUpFrontWriter() {
+            requireWaitLock("waking a waiter");
+            next(Op.WAKE_FRONT_WRITER, 0, 0);
+        }
+
+        @Override
+        public void waitListGrantReaders(int n) {
+            requireWaitLock("granting waiters");
+            next(Op.GRANT_READERS, n, 0);
+        }
+
+        @Override
+        public boolean waiterTaskIsNull() {
+            boolean r = next(Op.WAITER_TASK_NULL, 0, 0) == 1;
+            if (r) {
+                enqueued = false;
+            }
+            return r;
+        }
+
+        @Override
+        public void lockAcquired() {
+            holds = true;
+        }
+
+        @Override
+        public void lockReleased() {
+            holds = false;
+        }
+    }
+
+    private static boolean inScope(Set<String> scope, Set<String> functions) {
+        if (scope.isEmpty()) {
+            return true;
+        }
+        for (String f : scope) {
+            if (functions.contains(f)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The {@link Kernel} annotation of the method a frame runs, or null. */
+    private static Kernel kernelOf(StackWalker.StackFrame f) {
+        Map<String, Kernel> byName = KERNEL_OF_FRAME.computeIfAbsent(f.getDeclaringClass(), c -> new ConcurrentHashMap<>());
+        Kernel k = byName.get(f.getMethodName());
+        if (k == null) {
+            k = NONE_MARKER;
+            try {
+                Method m = f.getDeclaringClass().getDeclaredMethod(f.getMethodName(), f.getMethodType().parameterArray());
+                Kernel a = m.getAnnotation(Kernel.class);
+                if (a != null) {
+                    k = a;
+                }
+            } catch (NoSuchMethodException | SecurityException e) {
+                k = NONE_MARKER;
+            }
+            byName.put(f.getMethodName(), k);
+        }
+        return k == NONE_MARKER ? null : k;
+    }
+
+    @Kernel(function = "(none)", file = "", version = "")
+    private static final class NoneHolder {
+    }
+
+    private static final Kernel NONE_MARKER = NoneHolder.class.getAnnotation(Kernel.class);
+}

@@ -1,0 +1,179 @@
+package kcheck.model.rwsem;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import kcheck.model.Model;
+import kcheck.model.ModelFactory;
+import kcheck.model.ModelInputException;
+import kcheck.model.ParamSpec;
+import kcheck.model.Params;
+import kcheck.model.Property.Kind;
+import kcheck.model.PropertyInfo;
+import kcheck.model.VariantInfo;
+
+/**
+ * {@code rwsem-owner}: the reader-owned state of the rwsem owner field and writer optimistic
+ * spinning (kernel/locking/rwsem-xadd.c, v4.7 to v4.8, commit 19c5d690e41697fc). See KERNEL.md
+ * section 3 and docs/models/rwsem-owner.md.
+ */
+public final class RwsemOwnerFactory implements ModelFactory {
+    public static final String NAME = "rwsem-owner";
+
+    private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
+    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
+
+    static {
+        prop("exclusion", Kind.INVARIANT, "never a writer with readers, never two writers (a task holds the lock from the"
+                + " count step that takes it, or a waker's grant, to the count step that releases it)");
+        prop("owner-sound", Kind.INVARIANT, "owner == T implies T holds the write lock");
+        prop("no-spin-on-readers", Kind.PROGRESS, "the spinner (the writer holding the osq in rwsem_optimistic_spin) does"
+                + " not iterate forever while >= 1 reader and no writer hold the lock and every such reader has made its"
+                + " count step and, in v4.8, its set_reader_owned (a cycle of such spinner steps is a lasso)");
+        prop("no-spin-on-readers-strict", Kind.PROGRESS, "as no-spin-on-readers without the set_reader_owned clause:"
+                + " shows the v4.8 gap of a reader preempted between its count step and its owner store");
+        prop("no-spin-on-readers-k2", Kind.METRIC, "KERNEL.md's count: the spinner's unqueued write-trylock loads of count"
+                + " while readers (all settled) and no writer hold the lock; reset when reader holders go 0 -> 1 and when"
+                + " the spinner takes the osq; bound K = 2 (saturates at 3)");
+        prop("spin-on-running-writer", Kind.STEP, "whenever rwsem_can_spin_on_owner finds need_resched clear and loads"
+                + " owner == NULL while another writer holds the write lock (count step done, set_owner not yet) and is on"
+                + " a CPU, it returns true");
+        prop("wasted-spins", Kind.METRIC, "the spinner's unqueued write-trylock loads of count on a lock held by readers"
+                + " only, counted from the readers' 0 -> 1 and the osq take: all of them, and those made once every such"
+                + " reader made its owner store (KERNEL.md's count); 3 = 3 or more (unbounded)");
+        prop("missed-spins", Kind.METRIC, "per write-lock hold: writers whose rwsem_can_spin_on_owner returned false"
+                + " (need_resched clear) while the holder was a running writer that had not set owner yet, by the owner"
+                + " they loaded (NULL, or a stale READER_OWNED)");
+        prop("deadlock-free", Kind.DEADLOCK, "some step is enabled until every task has finished");
+        prop("reader-owned-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == READER_OWNED"
+                + " implies no writer holds the lock (the marker is sticky; refuted on after, vacuous on before)");
+        prop("null-owner-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == NULL implies no"
+                + " writer holds the lock (a writer sets owner after its count step; refuted on both variants)");
+    }
+
+    private static void prop(String id, Kind kind, String description) {
+        DESCRIPTIONS.put(id, description);
+        KINDS.put(id, kind);
+    }
+
+    static String describe(String id) {
+        return DESCRIPTIONS.get(id);
+    }
+
+    private static final Map<String, Supplier<RwsemVariant>> IMPLS = new LinkedHashMap<>();
+    private static final List<VariantInfo> VARIANTS = List.of(
+            VariantInfo.of("before", "v4.7: owner is NULL or a writer; NULL with active count means no spinning"),
+            VariantInfo.of("after", "v4.8 (19c5d690e416): readers store RWSEM_READER_OWNED; spinners stop on it"),
+            VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
+            VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
+            VariantInfo.mutant("mutant-trylock-ignores-readers", "after, but the unqueued trylock also takes a reader-held lock"),
+            VariantInfo.mutant("mutant-up-read-no-wake", "before, but __up_read never calls rwsem_wake"));
+
+    static {
+        IMPLS.put("before", RwsemV47::new);
+        IMPLS.put("after", RwsemV48::new);
+        IMPLS.put("mutant-early-release", RwsemMutants.EarlyRelease::new);
+        IMPLS.put("mutant-no-reader-owned", RwsemMutants.NoReaderOwned::new);
+        IMPLS.put("mutant-trylock-ignores-readers", RwsemMutants.TrylockIgnoresReaders::new);
+        IMPLS.put("mutant-up-read-no-wake", RwsemMutants.UpReadNoWake::new);
+    }
+
+    /** Recorded programs, per implementation class and task configuration. */
+    private static final Map<ProgramKey, TaskProgram> PROGRAMS = new ConcurrentHashMap<>();
+
+    private record ProgramKey(Class<?> impl, int readers, int writers, boolean writer, int task, boolean rt, int rounds) {
+    }
+
+    private static final List<String> RT_CHOICES = List.of("none", "w0", "w1", "w2", "w0+w1", "w0+w2", "w1+w2", "all");
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String title() {
+        return "reader-owned rwsem owner field and writer optimistic spinning (kernel/locking/rwsem-xadd.c, v4.7 -> v4.8,"
+                + " 19c5d690e416)";
+    }
+
+    @Override
+    public List<VariantInfo> variants() {
+        return VARIANTS;
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+        return List.of(
+                ParamSpec.integer("readers", 2, 0, 3, "number of reader tasks"),
+                ParamSpec.integer("writers", 2, 1, 3, "number of writer tasks"),
+                ParamSpec.choice("rt", "writers that are RT tasks (rt_task(current))", RT_CHOICES.toArray(String[]::new)),
+                ParamSpec.integer("rounds", 0, 0, 3, "lock/unlock rounds per task; 0 = forever (cyclic workload)"));
+    }
+
+    @Override
+    public List<PropertyInfo> properties() {
+        return DESCRIPTIONS.keySet().stream().map(id -> new PropertyInfo(id, KINDS.get(id), DESCRIPTIONS.get(id))).toList();
+    }
+
+    @Override
+    public Model create(String variant, Params params, Set<String> properties) {
+        variant(variant);
+        return create(variant, IMPLS.get(variant).get(), params, properties);
+    }
+
+    /**
+     * Builds the model for any implementation of the variant contract (built in, or the
+     * user's): the implementation's code is recorded into each task's program.
+     */
+    public Model create(String variantName, RwsemVariant impl, Params params, Set<String> properties) {
+        Objects.requireNonNull(impl, "impl");
+        checkProperties(properties);
+        if (properties.isEmpty()) {
+            throw new ModelInputException(NAME + ": no property selected");
+        }
+        int readers = params.integer("readers");
+        int writers = params.integer("writers");
+        int rounds = params.integer("rounds");
+        boolean[] rt = rtFlags(params.get("rt"), writers);
+        RwsemDomain dom = new RwsemDomain(readers, writers);
+        TaskProgram[] prog = new TaskProgram[readers + writers];
+        String what = NAME + " variant '" + variantName + "'";
+        for (int t = 0; t < prog.length; t++) {
+            boolean writer = t >= readers;
+            int w = writer ? t - readers : 0;
+            boolean isRt = writer && rt[w];
+            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds);
+            prog[t] = PROGRAMS.computeIfAbsent(key, k -> {
+                synchronized (impl) {
+                    return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds());
+                }
+            });
+        }
+        return new RwsemOwnerModel(variantName, params, dom, prog, rt, Set.copyOf(properties));
+    }
+
+    private static boolean[] rtFlags(String rt, int writers) {
+        boolean[] out = new boolean[writers];
+        if (rt.equals("none")) {
+            return out;
+        }
+        if (rt.equals("all")) {
+            java.util.Arrays.fill(out, true);
+            return out;
+        }
+        for (String part : rt.split("\\+")) {
+            int w = Integer.parseInt(part.substring(1));
+            if (w >= writers) {
+                throw new ModelInputException(NAME + ": parameter 'rt' names writer " + w + " but writers=" + writers);
+            }
+            out[w] = true;
+        }
+        return out;
+    }
+}

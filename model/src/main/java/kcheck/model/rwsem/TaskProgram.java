@@ -1,0 +1,183 @@
+package kcheck.model.rwsem;
+
+/**
+ * One task's recorded program, as primitive tables for the model's inner loop: per node its
+ * operation and arguments, what the task holds and which kernel functions it is in while it
+ * stands there ({@link #attrs}), the kernel citation, and for each outcome of the operation the
+ * next node ({@code -1}: the outcome is impossible).
+ */
+final class TaskProgram {
+    /* what the task holds while at the node */
+    static final int HOLDS = 1;
+    static final int WAIT_LOCK = 1 << 1;
+    static final int OSQ = 1 << 2;
+    static final int PREEMPT_OFF = 1 << 3;
+    static final int ENQUEUED = 1 << 4;
+    /* kernel functions on the stack at the node */
+    static final int IN_CAN_SPIN = 1 << 5;
+    static final int IN_OPT_SPIN = 1 << 6;
+    static final int IN_TRYLOCK_UNQUEUED = 1 << 7;
+    static final int IN_DOWN_READ = 1 << 8;
+    static final int IN_DOWN_WRITE = 1 << 9;
+    static final int IN_UP_WRITE = 1 << 10;
+    static final int IN_UP_READ = 1 << 11;
+    static final int IN_DOWN_WRITE_FAILED = 1 << 12;
+    /* derived from the graph */
+    /** A reader in down_read that may still store the owner before it returns. */
+    static final int OWNER_STORE_PENDING = 1 << 13;
+    /** need_resched may still be read before the task leaves the write slow path's spinning part. */
+    static final int RESCHED_LIVE = 1 << 14;
+
+    /** Kernel function names and their bits. */
+    static final String[] FUNCTIONS = {"rwsem_can_spin_on_owner", "rwsem_optimistic_spin", "rwsem_try_write_lock_unqueued",
+        "down_read", "down_write", "up_write", "up_read", "rwsem_down_write_failed"};
+    static final int[] FUNCTION_BITS = {IN_CAN_SPIN, IN_OPT_SPIN, IN_TRYLOCK_UNQUEUED, IN_DOWN_READ, IN_DOWN_WRITE,
+        IN_UP_WRITE, IN_UP_READ, IN_DOWN_WRITE_FAILED};
+
+    final int size;
+    final int root;
+    /** Outcome slots per node (the domain's largest). */
+    final int slots;
+    final Op[] op;
+    final long[] arg0;
+    final long[] arg1;
+    final int[] attrs;
+    /** {@code edges[node * slots + outcome]}. */
+    final int[] edges;
+    /** Innermost kernel function at the node, e.g. {@code rwsem_spin_on_owner}. */
+    final String[] function;
+    /** Kernel citation of the node: function (file, version) and its callers. */
+    final String[] cite;
+    /** Where the reference code makes the call, e.g. {@code RwsemV48.java:312}. */
+    final String[] site;
+
+    TaskProgram(int root, int slots, Op[] op, long[] arg0, long[] arg1, int[] attrs, int[] edges, String[] function, String[] cite,
+                String[] site) {
+        this.size = op.length;
+        this.root = root;
+        this.slots = slots;
+        this.op = op;
+        this.arg0 = arg0;
+        this.arg1 = arg1;
+        this.attrs = attrs;
+        this.edges = edges;
+        this.function = function;
+        this.cite = cite;
+        this.site = site;
+        deriveOwnerStorePending();
+        deriveReschedLive();
+    }
+
+    boolean has(int node, int attr) {
+        return (attrs[node] & attr) != 0;
+    }
+
+    int next(int node, int outcome) {
+        return edges[node * slots + outcome];
+    }
+
+    /** Nodes in down_read from which a store to {@code sem->owner} is reachable before down_read returns. */
+    private void deriveOwnerStorePending() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int n = 0; n < size; n++) {
+                if (!has(n, IN_DOWN_READ) || has(n, OWNER_STORE_PENDING)) {
+                    continue;
+                }
+                boolean pending = op[n] == Op.OWNER_WRITE;
+                for (int o = 0; o < slots && !pending; o++) {
+                    int t = edges[n * slots + o];
+                    pending = t >= 0 && has(t, IN_DOWN_READ) && has(t, OWNER_STORE_PENDING);
+                }
+                if (pending) {
+                    attrs[n] |= OWNER_STORE_PENDING;
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    /** Nodes of the write slow path from which need_resched() (or osq_lock) is reachable within it. */
+    private void deriveReschedLive() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int n = 0; n < size; n++) {
+                if (!has(n, IN_DOWN_WRITE_FAILED) || has(n, RESCHED_LIVE)) {
+                    continue;
+                }
+                boolean live = op[n] == Op.NEED_RESCHED || op[n] == Op.OSQ_LOCK;
+                for (int o = 0; o < slots && !live; o++) {
+                    int t = edges[n * slots + o];
+                    live = t >= 0 && has(t, IN_DOWN_WRITE_FAILED) && has(t, RESCHED_LIVE);
+                }
+                if (live) {
+                    attrs[n] |= RESCHED_LIVE;
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    /** "function: operation" with the arguments, for traces. */
+    String describe(int node, RwsemDomain dom) {
+        return (function[node].isEmpty() ? "" : function[node] + ": ") + opText(node);
+    }
+
+    String opText(int node) {
+        Op o = op[node];
+        return switch (o) {
+            case COUNT_ADD_RETURN, COUNT_FETCH_ADD, COUNT_ADD -> String.format(o.text, signed(arg0[node]));
+            case COUNT_CMPXCHG -> String.format(o.text, RwsemCount.show(arg0[node]), RwsemCount.show(arg1[node]));
+            case OWNER_WRITE -> String.format(o.text, RwsemCount.showOwner(arg0[node]));
+            case ON_CPU -> String.format(o.text, RwsemCount.showOwner(arg0[node]));
+            case GRANT_READERS -> String.format(o.text, arg0[node]);
+            default -> o.text;
+        };
+    }
+
+    /** {@code "+= WB+1"}, {@code "-= 1"}, {@code "+= WB-1"}: the delta in units of WB (RWSEM_WAITING_BIAS) and 1. */
+    static String signed(long delta) {
+        long k = Math.round((double) delta / RwsemCount.RWSEM_WAITING_BIAS);
+        long a = delta - k * RwsemCount.RWSEM_WAITING_BIAS;
+        if (k < 0 || (k == 0 && a < 0)) {
+            return "-= " + term(-k, -a);
+        }
+        return "+= " + term(k, a);
+    }
+
+    private static String term(long k, long a) {
+        if (k == 0) {
+            return Long.toString(a);
+        }
+        String wb = k == 1 ? "WB" : k + "WB";
+        return a == 0 ? wb : a > 0 ? wb + "+" + a : wb + a;
+    }
+
+    /** The outcome {@code outcome} of the node's operation, e.g. {@code "= WB+1"}, {@code "= NULL"}, {@code "fails (found 2)"}. */
+    String outcomeText(int node, int outcome, RwsemDomain dom) {
+        Op o = op[node];
+        return switch (o.outcome) {
+            case COUNT -> {
+                long old = dom.countValue(outcome);
+                yield switch (o) {
+                    case COUNT_READ -> "= " + RwsemCount.show(old);
+                    case COUNT_ADD_RETURN -> "= " + RwsemCount.show(old + arg0[node]);
+                    case COUNT_FETCH_ADD -> "(was " + RwsemCount.show(old) + ")";
+                    case COUNT_ADD -> "(now " + RwsemCount.show(old + arg0[node]) + ")";
+                    case COUNT_CMPXCHG -> old == arg0[node] ? "ok" : "fails (found " + RwsemCount.show(old) + ")";
+                    default -> "";
+                };
+            }
+            case OWNER -> "= " + RwsemCount.showOwner(outcome);
+            case BOOL -> switch (o) {
+                case OSQ_LOCK -> outcome == 1 ? "= 1 (holds the osq: the spinner)" : "= 0 (need_resched: gives up)";
+                case SPIN_TRYLOCK -> outcome == 1 ? "= 1" : "= 0 (busy: no wake-up)";
+                default -> "= " + outcome;
+            };
+            case INT -> "= " + outcome;
+            case NONE -> "";
+        };
+    }
+}

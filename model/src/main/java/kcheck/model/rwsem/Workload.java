@@ -1,0 +1,42 @@
+package kcheck.model.rwsem;
+
+/**
+ * What each task of the model does: a reader takes and drops the lock for reading, a writer
+ * for writing, forever ({@code rounds == 0}: a cyclic workload, so that a spinner that never
+ * stops is a cycle of the state graph) or {@code rounds} times. The critical section is empty:
+ * a task in it is about to call {@code up_read}/{@code up_write}.
+ */
+final class Workload {
+    /** The round being run (bounded workloads only). */
+    int round;
+
+    void reader(RwsemVariant v, RwSem sem, int rounds) {
+        if (rounds == 0) {
+            while (true) {
+                v.downRead(sem);
+                /* critical section */
+                v.upRead(sem);
+            }
+        }
+        for (round = 0; round < rounds; round++) {
+            v.downRead(sem);
+            /* critical section */
+            v.upRead(sem);
+        }
+    }
+
+    void writer(RwsemVariant v, RwSem sem, int rounds) {
+        if (rounds == 0) {
+            while (true) {
+                v.downWrite(sem);
+                /* critical section */
+                v.upWrite(sem);
+            }
+        }
+        for (round = 0; round < rounds; round++) {
+            v.downWrite(sem);
+            /* critical section */
+            v.upWrite(sem);
+        }
+    }
+}
