@@ -58,7 +58,7 @@ class RqLockMonitorTest {
                 new AtomicRqLocks(new AtomicSpinlock[] {new TestThenSetLock(), new TestThenSetLock()}, LincheckRunner.SPIN_BUDGET),
                 Set.of("mutual-exclusion")), LincheckRunner.busiestChoices(2), 1000);
         assertThat(o.violated()).as(o.report()).isEqualTo("mutual-exclusion");
-        System.out.println("TestThenSetLock: mutual-exclusion violated at schedule " + o.schedules() + ", busiest choice " + o.busiest());
+        System.out.println("TestThenSetLock: mutual-exclusion violated at schedule " + o.schedules() + ", " + o.scenario());
         assertThat(o.report()).contains("both hold rq[");
     }
 

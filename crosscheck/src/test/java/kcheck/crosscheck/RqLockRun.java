@@ -11,8 +11,8 @@ import kcheck.model.rqlock.RqLockFactory;
 import kcheck.model.rqlock.threads.AtomicRqLocks;
 import kcheck.model.rqlock.threads.BalancingPass;
 import kcheck.model.rqlock.threads.LockObserver;
-import kcheck.model.rqlock.threads.SpinBudgetExceeded;
-import kcheck.model.rqlock.threads.WaitAbandoned;
+import kcheck.model.threads.SpinBudgetExceeded;
+import kcheck.model.threads.WaitAbandoned;
 
 /**
  * One execution of the rq-lock scenario on real threads: each CPU runs one balancing pass of

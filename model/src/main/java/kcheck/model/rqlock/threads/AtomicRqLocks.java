@@ -1,6 +1,8 @@
 package kcheck.model.rqlock.threads;
 
 import kcheck.model.rqlock.RqLocks;
+import kcheck.model.threads.SpinBudgetExceeded;
+import kcheck.model.threads.WaitAbandoned;
 
 /**
  * The runqueue locks of {@code cpus} CPUs for real threads: one {@link AtomicSpinlock} per
@@ -63,10 +65,10 @@ public final class AtomicRqLocks {
             long spins = 0;
             while (!l.poll(token)) {
                 if (observer.stopWaiting()) {
-                    throw new WaitAbandoned(cpu, rq);
+                    throw new WaitAbandoned("CPU " + cpu + " (waiting for rq[" + rq + "])");
                 }
                 if (++spins >= spinBudget) {
-                    throw new SpinBudgetExceeded(cpu, rq, spins);
+                    throw new SpinBudgetExceeded("CPU " + cpu, "for rq[" + rq + "]", spins);
                 }
                 Thread.onSpinWait();
             }

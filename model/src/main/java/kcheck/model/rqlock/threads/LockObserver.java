@@ -1,5 +1,7 @@
 package kcheck.model.rqlock.threads;
 
+import kcheck.model.threads.WaitAbandoned;
+
 /**
  * Hooks through which a check watches CPUs run the reference code on {@link AtomicRqLocks}. Each
  * hook runs on the CPU's own thread, next to the lock step it names: {@link #waits} right after

@@ -8,6 +8,6 @@
  * threads run them against {@link kcheck.model.rqlock.threads.AtomicRqLocks}.
  *
  * <p>Every spin loop is bounded by a spin budget; exceeding it throws
- * {@link kcheck.model.rqlock.threads.SpinBudgetExceeded}, so a hang is reported, not waited on.
+ * {@link kcheck.model.threads.SpinBudgetExceeded}, so a hang is reported, not waited on.
  */
 package kcheck.model.rqlock.threads;

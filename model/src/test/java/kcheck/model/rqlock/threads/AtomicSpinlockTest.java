@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 
 import kcheck.model.rqlock.TasSpinlock;
 import kcheck.model.rqlock.TicketSpinlock;
+import kcheck.model.threads.SpinBudgetExceeded;
+import kcheck.model.threads.WaitAbandoned;
 
 class AtomicSpinlockTest {
 
