@@ -66,6 +66,18 @@ public final class RqLockFactory implements ModelFactory {
         IMPLS.put("mutant-unlocks-this", RqLockMutants.UnlocksThis::new);
     }
 
+    /**
+     * A fresh instance of the reference implementation behind a catalogue variant (the same code
+     * the model records), for code that runs it directly, e.g. on real threads.
+     */
+    public static DoubleLockBalance implementation(String variant) {
+        Supplier<DoubleLockBalance> impl = IMPLS.get(variant);
+        if (impl == null) {
+            throw new ModelInputException(NAME + ": unknown variant '" + variant + "' (known: " + String.join(", ", IMPLS.keySet()) + ")");
+        }
+        return impl.get();
+    }
+
     @Override
     public String name() {
         return NAME;

@@ -11,6 +11,13 @@ import kcheck.model.Kernel;
  * <p>Each method is one atomic step. {@code spin_lock} is two steps: {@link #takeTicket()} (the
  * {@code xaddw}) and then waiting until {@link #isServed(int)} (the spin loop's compare, in the
  * step where it succeeds).
+ *
+ * <p>The steps are written once, as pure functions of the counters ({@link #advance},
+ * {@link #served}, {@link #free}): this class applies them to the model's packed state, and
+ * {@code kcheck.model.rqlock.threads.AtomicTicketSpinlock} applies the same functions to two
+ * {@code AtomicInteger}s shared by real threads. The functions accept unwrapped counter values
+ * (they compare modulo 2^bits), so the atomic version may let the hardware add without masking,
+ * as {@code xaddw} does.
  */
 public final class TicketSpinlock {
     private final int mask;
@@ -18,21 +25,41 @@ public final class TicketSpinlock {
     private int owner;
 
     public TicketSpinlock(int bits) {
-        this.mask = (1 << bits) - 1;
+        this.mask = mask(bits);
+    }
+
+    /** The counter mask of a lock with {@code bits}-bit counters. */
+    public static int mask(int bits) {
+        return (1 << bits) - 1;
+    }
+
+    /** A counter after one increment ({@code xaddw} on {@code next}, {@code incb} on {@code owner}), wrapped. */
+    public static int advance(int counter, int mask) {
+        return (counter + 1) & mask;
+    }
+
+    /** The spin loop's exit test: is ticket {@code ticket} served when the head reads {@code owner}? */
+    public static boolean served(int owner, int ticket, int mask) {
+        return ((owner - ticket) & mask) == 0;
+    }
+
+    /** {@code trylock}'s test: the lock is free and nobody is queued ({@code next == owner}). */
+    public static boolean free(int next, int owner, int mask) {
+        return ((next - owner) & mask) == 0;
     }
 
     /** The {@code lock xaddw} of {@code __ticket_spin_lock}: take ticket {@code t = next++}. */
     @Kernel(function = "__ticket_spin_lock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
     public int takeTicket() {
         int t = next;
-        next = (next + 1) & mask;
+        next = advance(next, mask);
         return t;
     }
 
     /** The spin loop's exit test of {@code __ticket_spin_lock}: is ticket {@code t} being served? */
     @Kernel(function = "__ticket_spin_lock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
     public boolean isServed(int t) {
-        return owner == t;
+        return served(owner, t, mask);
     }
 
     /**
@@ -41,22 +68,22 @@ public final class TicketSpinlock {
      */
     @Kernel(function = "__ticket_spin_trylock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
     public boolean trylock() {
-        if (next != owner) {
+        if (!free(next, owner, mask)) {
             return false;
         }
-        next = (next + 1) & mask;
+        next = advance(next, mask);
         return true;
     }
 
     /** {@code __ticket_spin_unlock}: {@code incb owner}, serving the next ticket. */
     @Kernel(function = "__ticket_spin_unlock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
     public void unlock() {
-        owner = (owner + 1) & mask;
+        owner = advance(owner, mask);
     }
 
     /** True if nobody holds or waits for the lock. */
     public boolean isFree() {
-        return next == owner;
+        return free(next, owner, mask);
     }
 
     public int next() {

@@ -92,6 +92,19 @@ public final class RwsemOwnerFactory implements ModelFactory {
 
     private static final List<String> RT_CHOICES = List.of("none", "w0", "w1", "w2", "w0+w1", "w0+w2", "w1+w2", "all");
 
+    /**
+     * A fresh instance of the reference implementation behind a catalogue variant (the same code
+     * the model records), for code that runs it directly, e.g. on real threads (one instance per
+     * task: its {@link FrameLocal} fields are that task's locals).
+     */
+    public static RwsemVariant implementation(String variant) {
+        Supplier<RwsemVariant> impl = IMPLS.get(variant);
+        if (impl == null) {
+            throw new ModelInputException(NAME + ": unknown variant '" + variant + "' (known: " + String.join(", ", IMPLS.keySet()) + ")");
+        }
+        return impl.get();
+    }
+
     @Override
     public String name() {
         return NAME;

@@ -1,0 +1,378 @@
+package kcheck.model.rwsem.threads;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+
+import kcheck.model.rwsem.RwSem;
+import kcheck.model.rwsem.RwsemCount;
+import kcheck.model.threads.SpinBudgetExceeded;
+import kcheck.model.threads.WaitAbandoned;
+
+/**
+ * One {@code struct rw_semaphore} shared by real threads, with the scheduler services the
+ * reference code calls, given the semantics the explicit-state model gives them
+ * (RwsemOwnerModel):
+ * <ul>
+ * <li>{@code sem->count} and {@code sem->owner}: {@link AtomicLong}s, one atomic operation per
+ * {@link RwSem} call;</li>
+ * <li>the osq: a CAS lock naming its holder; {@code osq_lock} takes it when free and otherwise
+ * waits (it would give up on need_resched, which is never raised here);</li>
+ * <li>{@code wait_lock}: a CAS spinlock; the wait list: task ids in an array, read and written
+ * only by the {@code wait_lock} holder; each task's {@code waiter.task != NULL} is a flag of its
+ * own ({@code waiterTaskIsNull} reads it without {@code wait_lock}, as the kernel does);</li>
+ * <li>{@code schedule()}: waits until woken: a queued reader until it has been granted the lock,
+ * a writer until {@code wake_up_process} left it a pending wake-up (consumed by that
+ * {@code schedule()}; forgotten when the writer leaves the wait list);</li>
+ * <li>{@code owner->on_cpu} is always 1 and {@code need_resched()} always 0: real threads are
+ * not preempted by this harness (the model also explores preemption and need_resched; the
+ * thread side explores the schedules without them, a subset).</li>
+ * </ul>
+ * Tasks {@code 0..readers-1} are readers, the others writers. Every wait (osq, wait_lock,
+ * schedule) and every {@code cpu_relax()} of the spinning code counts against
+ * {@code spinBudget}; running out throws {@link SpinBudgetExceeded}.
+ */
+public final class ThreadRwSem {
+    private final int readers;
+    private final int writers;
+    private final boolean[] rt;
+    private final long spinBudget;
+
+    private final AtomicLong count = new AtomicLong(RwsemCount.RWSEM_UNLOCKED_VALUE);
+    private final AtomicLong owner = new AtomicLong(RwsemCount.NULL);
+    private final AtomicInteger osq = new AtomicInteger(-1);
+    private final AtomicInteger waitLock = new AtomicInteger(-1);
+    /** The wait list, front first; only the wait_lock holder touches it. */
+    private final int[] waitList;
+    private int waitListLength;
+    /** Per task: 1 while its waiter is queued ({@code waiter.task != NULL}). */
+    private final AtomicIntegerArray queued;
+    /** Per task (writers): 1 while a wake-up is pending. */
+    private final AtomicIntegerArray woken;
+
+    /** {@code rt[w]}: writer {@code w} is an RT task ({@code rt_task(current)}). */
+    public ThreadRwSem(int readers, int writers, boolean[] rt, long spinBudget) {
+        if (rt.length != writers) {
+            throw new IllegalArgumentException("one RT flag per writer");
+        }
+        if (spinBudget < 1) {
+            throw new IllegalArgumentException("spin budget must be positive");
+        }
+        this.readers = readers;
+        this.writers = writers;
+        this.rt = rt.clone();
+        this.spinBudget = spinBudget;
+        int n = readers + writers;
+        this.waitList = new int[n];
+        this.queued = new AtomicIntegerArray(n);
+        this.woken = new AtomicIntegerArray(n);
+    }
+
+    public int tasks() {
+        return readers + writers;
+    }
+
+    public boolean isWriter(int task) {
+        return task >= readers;
+    }
+
+    /** The {@link RwSem} as task {@code task} calls it, reported to {@code observer}. */
+    public RwSem forTask(int task, RwsemObserver observer) {
+        if (task < 0 || task >= tasks()) {
+            throw new IllegalArgumentException("no task " + task);
+        }
+        return new TaskView(task, observer);
+    }
+
+    /** "reader 0", "writer 1" (writers numbered from 0, as owner values are). */
+    public String taskName(int task) {
+        return isWriter(task) ? "writer " + (task - readers) : "reader " + task;
+    }
+
+    private final class TaskView implements RwSem {
+        private final int task;
+        private final RwsemObserver observer;
+        private final String name;
+        /** Iterations of the current wait, or cpu_relax() calls since this task last took the osq. */
+        private long spins;
+
+        TaskView(int task, RwsemObserver observer) {
+            this.task = task;
+            this.observer = observer;
+            this.name = taskName(task);
+        }
+
+        /**
+         * One more iteration of a wait (the count lives in a field: a spin loop must look the same
+         * on every iteration, or Lincheck cannot tell that it spins).
+         */
+        private void waitOnce(String where) {
+            if (observer.stopWaiting()) {
+                throw new WaitAbandoned(name);
+            }
+            if (++spins >= spinBudget) {
+                throw new SpinBudgetExceeded(name, where, spins);
+            }
+            Thread.onSpinWait();
+        }
+
+        private void requireWaitLock(String what) {
+            if (waitLock.get() != task) {
+                throw new IllegalStateException(name + ": " + what + " without holding wait_lock");
+            }
+        }
+
+        /* ---- sem->count ---- */
+
+        @Override
+        public long atomicLongRead() {
+            long c = count.get();
+            observer.countLoaded(task, c);
+            return c;
+        }
+
+        @Override
+        public long atomicLongAddReturn(long i) {
+            return count.addAndGet(i);
+        }
+
+        @Override
+        public long atomicLongFetchAdd(long i) {
+            return count.getAndAdd(i);
+        }
+
+        @Override
+        public void atomicLongAdd(long i) {
+            count.addAndGet(i);
+        }
+
+        @Override
+        public long atomicLongCmpxchg(long old, long nw) {
+            return count.compareAndExchange(old, nw);
+        }
+
+        /* ---- sem->owner ---- */
+
+        @Override
+        public long readOwner() {
+            long o = owner.get();
+            observer.ownerLoaded(task, o);
+            return o;
+        }
+
+        @Override
+        public void writeOwner(long o) {
+            owner.set(o);
+            observer.ownerStored(task, o);
+        }
+
+        @Override
+        public long current() {
+            if (!isWriter(task)) {
+                throw new IllegalStateException(name + ": a reader's task pointer is not an owner value");
+            }
+            return RwsemCount.writerTask(task - readers);
+        }
+
+        @Override
+        public boolean onCpu(long o) {
+            return true;
+        }
+
+        /* ---- scheduler ---- */
+
+        @Override
+        public boolean needResched() {
+            return false;
+        }
+
+        @Override
+        public boolean rtTask() {
+            return isWriter(task) && rt[task - readers];
+        }
+
+        @Override
+        public void preemptDisable() {
+        }
+
+        @Override
+        public void preemptEnable() {
+        }
+
+        @Override
+        public void cpuRelax() {
+            waitOnce("in rwsem_optimistic_spin");
+        }
+
+        @Override
+        public void schedule() {
+            spins = 0;
+            if (isWriter(task)) {
+                while (woken.getAndSet(task, 0) == 0) {
+                    waitOnce("in schedule() waiting for a wake-up");
+                }
+            } else {
+                while (queued.get(task) != 0) {
+                    waitOnce("in schedule() waiting for the read lock");
+                }
+            }
+        }
+
+        /* ---- sem->osq ---- */
+
+        @Override
+        public boolean osqLock() {
+            spins = 0;
+            while (!osq.compareAndSet(-1, task)) {
+                waitOnce("in osq_lock");
+            }
+            spins = 0;
+            observer.osqTaken(task);
+            return true;
+        }
+
+        @Override
+        public void osqUnlock() {
+            osq.set(-1);
+            observer.osqReleased(task);
+        }
+
+        @Override
+        public boolean osqIsLocked() {
+            return osq.get() >= 0;
+        }
+
+        /* ---- sem->wait_lock ---- */
+
+        @Override
+        public void rawSpinLockIrq() {
+            long before = spins;
+            spins = 0;
+            while (!waitLock.compareAndSet(-1, task)) {
+                waitOnce("for wait_lock");
+            }
+            spins = before;
+        }
+
+        @Override
+        public boolean rawSpinTrylockIrqsave() {
+            return waitLock.compareAndSet(-1, task);
+        }
+
+        @Override
+        public void rawSpinUnlockIrq() {
+            if (!waitLock.compareAndSet(task, -1)) {
+                throw new IllegalStateException(name + ": releases wait_lock it does not hold");
+            }
+        }
+
+        /* ---- sem->wait_list (wait_lock held) ---- */
+
+        @Override
+        public boolean listEmpty() {
+            requireWaitLock("list_empty");
+            return waitListLength == 0;
+        }
+
+        @Override
+        public void listAddTail(int type) {
+            requireWaitLock("list_add_tail");
+            boolean writer = type == RwsemCount.RWSEM_WAITING_FOR_WRITE;
+            if (writer != isWriter(task)) {
+                throw new IllegalStateException(name + " queues a waiter of the other type");
+            }
+            waitList[waitListLength++] = task;
+            queued.set(task, 1);
+        }
+
+        @Override
+        public boolean listIsSingular() {
+            requireWaitLock("list_is_singular");
+            return waitListLength == 1;
+        }
+
+        @Override
+        public void listDel() {
+            requireWaitLock("list_del");
+            int at = -1;
+            for (int i = 0; i < waitListLength; i++) {
+                if (waitList[i] == task) {
+                    at = i;
+                }
+            }
+            if (at < 0) {
+                throw new IllegalStateException(name + ": list_del of a waiter that is not queued");
+            }
+            System.arraycopy(waitList, at + 1, waitList, at, waitListLength - at - 1);
+            waitListLength--;
+            queued.set(task, 0);
+            woken.set(task, 0);
+        }
+
+        @Override
+        public boolean waitListFrontIsWriter() {
+            requireWaitLock("the front waiter's type");
+            return waitListLength > 0 && isWriter(waitList[0]);
+        }
+
+        @Override
+        public int waitListLeadingReaders() {
+            requireWaitLock("the walk of the wait list");
+            int k = 0;
+            while (k < waitListLength && !isWriter(waitList[k])) {
+                k++;
+            }
+            return k;
+        }
+
+        @Override
+        public boolean waitListWriterAfter(int n) {
+            requireWaitLock("the walk of the wait list");
+            return n < waitListLength && isWriter(waitList[n]);
+        }
+
+        @Override
+        public void wakeUpFrontWriter() {
+            requireWaitLock("wake_up_process of the front writer");
+            if (waitListLength == 0 || !isWriter(waitList[0])) {
+                throw new IllegalStateException(name + ": wakes the front writer, but the front waiter is not a writer");
+            }
+            woken.set(waitList[0], 1);
+        }
+
+        @Override
+        public void waitListGrantReaders(int n) {
+            requireWaitLock("the reader grant");
+            int[] granted = new int[n];
+            for (int i = 0; i < n; i++) {
+                granted[i] = waitList[i];
+                if (isWriter(granted[i])) {
+                    throw new IllegalStateException(name + ": grants the read lock to a writer");
+                }
+            }
+            System.arraycopy(waitList, n, waitList, 0, waitListLength - n);
+            waitListLength -= n;
+            observer.readersGranted(task, granted);
+            for (int r : granted) {
+                queued.set(r, 0);
+            }
+        }
+
+        @Override
+        public boolean waiterTaskIsNull() {
+            return queued.get(task) == 0;
+        }
+
+        /* ---- model annotations ---- */
+
+        @Override
+        public void lockAcquired() {
+            observer.lockAcquired(task);
+        }
+
+        @Override
+        public void lockReleased() {
+            observer.lockReleased(task);
+        }
+    }
+}
