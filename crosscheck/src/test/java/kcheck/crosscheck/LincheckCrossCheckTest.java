@@ -275,17 +275,50 @@ class LincheckCrossCheckTest {
         }
     }
 
-    /** Writes the table: always under target/, and to docs/ once every configuration ran and agreed. */
+    /**
+     * Writes the table under target/ (and to docs/ when asked with {@code -Dkcheck.docs=DIR}),
+     * and, once every configuration ran, checks that the README's table (between the
+     * {@code lincheck-table} markers) says exactly what was computed.
+     */
     @AfterAll
     static void writeTable() throws IOException {
         String table = table();
         Path target = Path.of("target", "lincheck-table.md");
         Files.createDirectories(target.getParent());
         Files.writeString(target, table);
+        Files.writeString(Path.of("target", "lincheck-readme-table.md"), readmeTable());
         String docs = System.getProperty("kcheck.docs");
         if (docs != null && configsRun == CONFIGS && allAgree) {
             Files.writeString(Path.of(docs, "lincheck-table.md"), table);
         }
+        String readme = System.getProperty("kcheck.readme");
+        if (readme != null && configsRun == CONFIGS) {
+            String text = Files.readString(Path.of(readme));
+            String start = "<!-- lincheck-table:start -->\n";
+            String end = "<!-- lincheck-table:end -->";
+            int i = text.indexOf(start);
+            int j = text.indexOf(end);
+            org.assertj.core.api.Assertions.assertThat(i).as("README has the lincheck-table markers").isNotNegative();
+            org.assertj.core.api.Assertions.assertThat(text.substring(i + start.length(), j))
+                    .as("README's Lincheck table is out of date: copy crosscheck/target/lincheck-readme-table.md into it")
+                    .isEqualTo(readmeTable());
+        }
+    }
+
+    /** The README's compact form: verdicts only, one row per configuration. */
+    private static String readmeTable() {
+        List<Row> rows = new ArrayList<>(ROWS);
+        rows.sort(Comparator.comparing(Row::model)
+                .thenComparingInt(r -> (r.model().equals("rq-lock") ? RQLOCK_ORDER : RWSEM_ORDER).indexOf(r.property()))
+                .thenComparing(r -> r.variant().startsWith("mutant-")));
+        StringBuilder sb = new StringBuilder("| model | property | variant | configuration | kcheck (exhaustive) | Lincheck (threads) |\n");
+        sb.append("|---|---|---|---|---|---|\n");
+        for (Row r : rows) {
+            sb.append("| ").append(r.model()).append(" | ").append(r.property()).append(" | ").append(r.variant()).append(" | ")
+                    .append(r.config()).append(" | ").append(r.kcheck()).append(" | ").append(r.lincheck())
+                    .append(r.agree() ? "" : " (**disagrees**)").append(" |\n");
+        }
+        return sb.toString();
     }
 
     private static String table() {
