@@ -35,6 +35,7 @@ abstract class Expander implements StepSink {
     private final boolean proviso;
     private final int actors;
     private final long[] future;
+    private final long[] footprint;
     /** States expanded with an ample set of one actor instead of every enabled step. */
     long reduced;
 
@@ -52,6 +53,7 @@ abstract class Expander implements StepSink {
         this.proviso = !model.acyclic();
         this.actors = model.actors().size();
         this.future = new long[actors];
+        this.footprint = new long[actors];
     }
 
     /**
@@ -59,15 +61,10 @@ abstract class Expander implements StepSink {
      * invisible (footprint not -1), and touch no object any other actor may touch in the future.
      */
     private int ampleActor() {
-        for (int q = 0; q < actors; q++) {
-            future[q] = model.futureFootprint(cur, q);
-        }
+        model.footprints(cur, footprint, future);
         for (int p = 0; p < actors; p++) {
-            if (!enabled(p)) {
-                continue;
-            }
-            long fp = model.stepFootprint(cur, p);
-            if (fp == -1L) {
+            long fp = footprint[p];
+            if (fp == -1L || !enabled(p)) {
                 continue;
             }
             boolean independent = true;

@@ -94,7 +94,8 @@ final class ProgressCycles {
 
     /** Ids are dense per shard: id v exists if its local index is below its shard's count. */
     private boolean exists(long v) {
-        return (v >>> 6) < store.count((int) (v & (store.shards() - 1)));
+        int shards = store.shards();
+        return (v / shards) < store.count((int) (v % shards));
     }
 
     private Lasso find(Progress p) {

@@ -73,31 +73,27 @@ public interface Model {
     }
 
     /**
-     * True if this model declares footprints for partial-order reduction
-     * ({@link #stepFootprint}, {@link #futureFootprint}). The engine then explores, where it can,
-     * only the enabled steps of one actor (an ample set) instead of all of them.
+     * True if this model declares footprints for partial-order reduction ({@link #footprints}).
+     * The engine then explores, where it can, only the enabled steps of one actor (an ample set)
+     * instead of all of them.
      */
     default boolean partialOrder() {
         return false;
     }
 
     /**
-     * Partial-order reduction: the shared objects (a bitmask of up to 64 model-defined objects,
-     * such as a lock's {@code next} counter) that {@code actor}'s currently enabled steps read or
-     * write, {@code 0} if they touch only the actor's private state, or {@code -1} if any of them
-     * is visible: it changes something a selected property reads, or a step property looks at it.
+     * Partial-order reduction, for every actor {@code a} at once. {@code step[a]}: the shared
+     * objects (a bitmask of up to 64 model-defined objects, such as a lock's {@code next}
+     * counter) that {@code a}'s currently enabled steps read or write, {@code 0} if they touch
+     * only {@code a}'s private state, or {@code -1} if any of them is visible: it changes what a
+     * selected property observes, at this state or wherever the reduction may move it.
+     * {@code future[a]}: every shared object {@code a} may read or write in any step from here on
+     * ({@code -1}: anything). The engine takes {@code p}'s steps alone only if no other actor's
+     * future meets {@code p}'s step footprint.
      */
-    default long stepFootprint(long[] state, int actor) {
-        return -1L;
-    }
-
-    /**
-     * Partial-order reduction: every shared object {@code actor} may read or write in any step
-     * from {@code state} on ({@code -1}: anything). The engine takes {@code p}'s steps alone only
-     * if no other actor's future footprint meets {@code p}'s step footprint.
-     */
-    default long futureFootprint(long[] state, int actor) {
-        return -1L;
+    default void footprints(long[] state, long[] step, long[] future) {
+        java.util.Arrays.fill(step, -1L);
+        java.util.Arrays.fill(future, -1L);
     }
 
     /**

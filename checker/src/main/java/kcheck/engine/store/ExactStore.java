@@ -1,5 +1,7 @@
 package kcheck.engine.store;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
 import kcheck.engine.Hashing;
@@ -13,6 +15,12 @@ import kcheck.engine.Hashing;
  *
  * <p>Memory: {@code 8 * width} bytes per state for the states, 4 bytes per index slot at load
  * 0.53..0.8 (5 to 7.5 bytes per state).
+ *
+ * <p>Concurrency: inserts take the shard's lock; lookups of states already present (most of a
+ * search's lookups) do not. A writer stores the state words, then publishes the index entry
+ * with a release store; a reader loads entries with acquire, so an entry it sees always points
+ * at complete state words. A rebuilt index is published whole, with its id width, as an
+ * immutable {@link View}. A lookup that finds nothing falls back to the locked path.
  */
 public final class ExactStore implements StateStore {
     static final int CHUNK_BITS = 12;
@@ -28,18 +36,20 @@ public final class ExactStore implements StateStore {
     private final boolean limited;
     private volatile String fullReason = "";
 
-    private final class Shard {
-        int[] table = new int[Shards.INITIAL_CAPACITY];
-        long[][] chunks = new long[16][];
-        int count;
-        int idBits = 16;
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
 
-        long[] chunk(int local) {
-            int c = local >>> CHUNK_BITS;
-            if (c >= chunks.length) {
-                chunks = java.util.Arrays.copyOf(chunks, chunks.length * 2);
-            }
-            return chunks[c];
+    /** A shard's index and the id width its entries use, published together. */
+    private record View(int[] table, int idBits) {
+    }
+
+    private final class Shard {
+        volatile View view = new View(new int[Shards.INITIAL_CAPACITY], 16);
+        /** Sized once for the state limit: never replaced, so readers can index it without the lock. */
+        final long[][] chunks;
+        int count;
+
+        Shard(int chunkSlots) {
+            chunks = new long[chunkSlots][];
         }
     }
 
@@ -49,8 +59,10 @@ public final class ExactStore implements StateStore {
         this.limited = maxStates < kcheck.engine.Options.DEFAULT_MAX_STATES;
         this.budget = budget;
         this.concurrent = concurrent;
+        long perShard = Math.min(maxStates, 1L << 37) / Shards.SHARDS * 5 / 4 + CHUNK;
+        int chunkSlots = (int) Math.min(1 << 20, (perShard >>> CHUNK_BITS) + 2);
         for (int i = 0; i < shards.length; i++) {
-            shards[i] = new Shard();
+            shards[i] = new Shard(chunkSlots);
         }
         budget.reserve((long) Shards.SHARDS * Shards.INITIAL_CAPACITY * 4);
     }
@@ -60,6 +72,9 @@ public final class ExactStore implements StateStore {
         int k = Shards.shard(h);
         Shard sh = shards[k];
         if (concurrent) {
+            if (present(sh, s, h)) {
+                return PRESENT;
+            }
             synchronized (sh) {
                 return add(k, sh, s, h);
             }
@@ -67,9 +82,32 @@ public final class ExactStore implements StateStore {
         return add(k, sh, s, h);
     }
 
+    /** The lock-free lookup: true if {@code s} is certainly present (false: take the lock and look again). */
+    private boolean present(Shard sh, long[] s, long h) {
+        View v = sh.view;
+        int bits = v.idBits();
+        int idMask = (int) ((1L << bits) - 1);
+        int tag = tag(h, bits);
+        int[] t = v.table();
+        int cap = t.length;
+        int i = Shards.slot(h, cap);
+        while (true) {
+            int e = (int) INTS.getAcquire(t, i);
+            if (e == 0) {
+                return false;
+            }
+            if ((e >>> bits) == tag && equalsAt(sh, (e & idMask) - 1, s)) {
+                return true;
+            }
+            if (++i == cap) {
+                i = 0;
+            }
+        }
+    }
+
     @Override
     public int touch(long h) {
-        int[] t = shards[Shards.shard(h)].table;
+        int[] t = shards[Shards.shard(h)].view.table();
         return t[Shards.slot(h, t.length)];
     }
 
@@ -79,10 +117,11 @@ public final class ExactStore implements StateStore {
     }
 
     private long add(int k, Shard sh, long[] s, long h) {
-        int bits = sh.idBits;
+        View v = sh.view;
+        int bits = v.idBits();
         int idMask = (int) ((1L << bits) - 1);
         int tag = tag(h, bits);
-        int[] t = sh.table;
+        int[] t = v.table();
         int cap = t.length;
         int i = Shards.slot(h, cap);
         while (true) {
@@ -121,18 +160,30 @@ public final class ExactStore implements StateStore {
             fullReason = "memory budget";
             return FULL;
         }
-        bits = sh.idBits;
+        v = sh.view;
+        bits = v.idBits();
         int entry = (local + 1) | (tag(h, bits) << bits);
         if (rebuilt) {
-            insert(sh.table, h, entry);
+            insertRelease(v.table(), h, entry);
         } else {
-            t[i] = entry;
+            INTS.setRelease(t, i, entry);
         }
         sh.count = local + 1;
         if (limited) {
             total.incrementAndGet();
         }
         return Shards.id(k, local);
+    }
+
+    private static void insertRelease(int[] t, long h, int entry) {
+        int cap = t.length;
+        int i = Shards.slot(h, cap);
+        while (t[i] != 0) {
+            if (++i == cap) {
+                i = 0;
+            }
+        }
+        INTS.setRelease(t, i, entry);
     }
 
     private static void insert(int[] t, long h, int entry) {
@@ -151,11 +202,12 @@ public final class ExactStore implements StateStore {
      * outgrow them, by one sequential pass over the shard's own states.
      */
     private boolean rebuild(Shard sh) {
-        int cap = sh.table.length;
+        View old = sh.view;
+        int cap = old.table().length;
         if (sh.count + 1 > cap * Shards.MAX_LOAD) {
             cap = Shards.grown(cap);
         }
-        int bits = sh.idBits;
+        int bits = old.idBits();
         while (sh.count + 2 >= (1L << bits) - 1 && bits < 31) {
             bits = Math.min(31, bits + 2);
         }
@@ -177,14 +229,16 @@ public final class ExactStore implements StateStore {
             long h = Hashing.hash(tmp, 0, w);
             insert(t, h, (local + 1) | (tag(h, bits) << bits));
         }
-        budget.release((long) sh.table.length * 4);
-        sh.table = t;
-        sh.idBits = bits;
+        budget.release((long) old.table().length * 4);
+        sh.view = new View(t, bits);
         return true;
     }
 
     private boolean store(Shard sh, int local, long[] s) {
-        long[] chunk = sh.chunk(local);
+        if ((local >>> CHUNK_BITS) >= sh.chunks.length) {
+            return false;
+        }
+        long[] chunk = sh.chunks[local >>> CHUNK_BITS];
         if (chunk == null) {
             long bytes = (long) CHUNK * w * 8;
             if (!budget.reserve(bytes)) {
@@ -224,10 +278,11 @@ public final class ExactStore implements StateStore {
     public long find(long[] s, long h) {
         int k = Shards.shard(h);
         Shard sh = shards[k];
-        int bits = sh.idBits;
+        View v = sh.view;
+        int bits = v.idBits();
         int idMask = (int) ((1L << bits) - 1);
         int tag = tag(h, bits);
-        int[] t = sh.table;
+        int[] t = v.table();
         int i = Shards.slot(h, t.length);
         while (true) {
             int e = t[i];
@@ -275,7 +330,7 @@ public final class ExactStore implements StateStore {
     public long bytes() {
         long b = 0;
         for (Shard sh : shards) {
-            b += (long) sh.table.length * 4;
+            b += (long) sh.view.table().length * 4;
             for (long[] c : sh.chunks) {
                 b += c == null ? 0 : (long) c.length * 8;
             }
@@ -288,7 +343,7 @@ public final class ExactStore implements StateStore {
         long n = Math.max(1, size());
         long b = 0;
         for (Shard sh : shards) {
-            b += (long) sh.table.length * 4;
+            b += (long) sh.view.table().length * 4;
         }
         return (double) b / n + 8.0 * w;
     }

@@ -15,8 +15,12 @@ public final class FingerprintStore implements StateStore {
     private final boolean limited;
     private volatile String fullReason = "";
 
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
+
     private static final class Shard {
-        long[] table = new long[Shards.INITIAL_CAPACITY];
+        /** Replaced whole (volatile) when the shard grows; slots are written with release stores. */
+        volatile long[] table = new long[Shards.INITIAL_CAPACITY];
         int used;
     }
 
@@ -36,11 +40,33 @@ public final class FingerprintStore implements StateStore {
         int k = Shards.shard(h);
         Shard sh = shards[k];
         if (concurrent) {
+            if (present(sh, h)) {
+                return PRESENT;
+            }
             synchronized (sh) {
                 return add(k, sh, h);
             }
         }
         return add(k, sh, h);
+    }
+
+    /** Lock-free lookup: true if {@code h} is certainly present (false: take the lock and look again). */
+    private static boolean present(Shard sh, long h) {
+        long[] t = sh.table;
+        int cap = t.length;
+        int i = Shards.slot(h, cap);
+        while (true) {
+            long e = (long) LONGS.getAcquire(t, i);
+            if (e == 0) {
+                return false;
+            }
+            if (e == h) {
+                return true;
+            }
+            if (++i == cap) {
+                i = 0;
+            }
+        }
     }
 
     @Override
@@ -76,7 +102,7 @@ public final class FingerprintStore implements StateStore {
             }
             insert(sh.table, h);
         } else {
-            t[i] = h;
+            LONGS.setRelease(t, i, h);
         }
         if (limited) {
             total.incrementAndGet();

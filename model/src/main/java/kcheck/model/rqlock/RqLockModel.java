@@ -67,6 +67,7 @@ final class RqLockModel implements Model {
 
     /* per-thread scratch */
     private final long[] nx;
+    private final int[] gs;
     private final TicketSpinlock tl = new TicketSpinlock(TICKET_BITS);
     private final TasSpinlock tas = new TasSpinlock();
 
@@ -110,6 +111,7 @@ final class RqLockModel implements Model {
         }
         width = layout.words();
         nx = new long[width];
+        gs = new int[n];
         properties = buildProperties();
     }
 
@@ -136,6 +138,7 @@ final class RqLockModel implements Model {
         this.byp = m.byp;
         this.width = m.width;
         this.nx = new long[width];
+        this.gs = new int[n];
         this.properties = m.properties;
     }
 
@@ -368,46 +371,48 @@ final class RqLockModel implements Model {
      * are visible to them.
      */
     @Override
-    public long stepFootprint(long[] s, int cpu) {
-        int g = g(s, cpu);
-        int b = prog.branches;
+    public void footprints(long[] s, long[] step, long[] future) {
         boolean monitors = fifo || bypass || overtake;
         boolean me = selected.contains("mutual-exclusion");
-        int others = 0;
-        if (me) {
-            for (int a = 0; a < n; a++) {
-                if (a != cpu) {
-                    others |= prog.held[g(s, a)];
+        int b = prog.branches;
+        int[] gs = this.gs;
+        int heldBy = 0;
+        int heldTwice = 0;
+        for (int c = 0; c < n; c++) {
+            int g = g(s, c);
+            gs[c] = g;
+            int h = prog.held[g];
+            heldTwice |= heldBy & h;
+            heldBy |= h;
+            future[c] = round[c].getInt(s) + 1 < rounds ? prog.futureInPass[g] | prog.wholePass[c] : prog.futureInPass[g];
+        }
+        for (int c = 0; c < n; c++) {
+            int g = gs[c];
+            int own = prog.held[g];
+            /* the locks some other CPU holds: held by anyone, minus those only this CPU holds */
+            int others = (heldBy & ~own) | heldTwice;
+            long fp = prog.touch[g];
+            for (int k = 0; k < b && fp != -1L; k++) {
+                int e = g * b + k;
+                int t = prog.target[e];
+                if (t == RqLockProgram.NONE) {
+                    continue;
+                }
+                int heldAfter = t == NEXT_ROUND ? 0 : prog.held[prog.base[c] + t];
+                if (me && ((heldAfter ^ own) & others) != 0) {
+                    fp = -1L;
+                } else if (monitors) {
+                    int tg = prog.base[c] + (t == NEXT_ROUND ? 0 : t);
+                    if (prog.ret[e] >= 0 || prog.op[g] == CALL || prog.waitsFor[g] >= 0
+                            || (t != NEXT_ROUND && (prog.waitsFor[tg] >= 0 || prog.inside[tg] != prog.inside[g]))) {
+                        fp = -1L;
+                    }
                 }
             }
+            step[c] = fp;
         }
-        for (int k = 0; k < b; k++) {
-            int e = g * b + k;
-            int t = prog.target[e];
-            if (t == RqLockProgram.NONE) {
-                continue;
-            }
-            int heldAfter = t == NEXT_ROUND ? 0 : prog.held[prog.base[cpu] + t];
-            if (me && ((heldAfter ^ prog.held[g]) & others) != 0) {
-                return -1L;
-            }
-            if (monitors) {
-                int tg = prog.base[cpu] + (t == NEXT_ROUND ? 0 : t);
-                if (prog.ret[e] >= 0 || prog.op[g] == CALL || prog.waitsFor[g] >= 0
-                        || (t != NEXT_ROUND && (prog.waitsFor[tg] >= 0 || prog.inside[tg] != prog.inside[g]))) {
-                    return -1L;
-                }
-            }
-        }
-        return prog.touch[g];
     }
 
-    @Override
-    public long futureFootprint(long[] s, int cpu) {
-        int g = g(s, cpu);
-        long f = prog.futureInPass[g];
-        return round[cpu].getInt(s) + 1 < rounds ? f | prog.wholePass[cpu] : f;
-    }
 
     @Override
     public void canonicalize(long[] s) {
