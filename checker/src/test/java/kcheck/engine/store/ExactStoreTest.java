@@ -92,4 +92,49 @@ class ExactStoreTest {
         assertThat(last).isEqualTo(StateStore.FULL);
         assertThat(s.fullReason()).isEqualTo("memory budget");
     }
+
+    @Test
+    void concurrentInsertsOfOverlappingSetsStoreEachStateExactlyOnce() throws Exception {
+        for (boolean exact : new boolean[] {true, false}) {
+            StateStore s = exact ? new ExactStore(2, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 31), true)
+                    : new FingerprintStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 31), true);
+            int n = 300_000;
+            int threads = 4;
+            java.util.concurrent.ConcurrentHashMap<Long, Long> idOf = new java.util.concurrent.ConcurrentHashMap<>();
+            java.util.concurrent.atomic.AtomicLong news = new java.util.concurrent.atomic.AtomicLong();
+            java.util.List<Thread> ts = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                final int seed = t;
+                ts.add(new Thread(() -> {
+                    java.util.Random r = new java.util.Random(seed);
+                    for (int k = 0; k < n; k++) {
+                        long v = seed % 2 == 0 ? k : n - 1 - k;
+                        if (r.nextInt(4) == 0) {
+                            v = r.nextInt(n);
+                        }
+                        long[] st = {v, ~v};
+                        long id = s.add(st, Hashing.hash(st, 0, 2));
+                        if (id >= 0) {
+                            news.incrementAndGet();
+                            assertThat(idOf.putIfAbsent(v, id)).as("state %d stored twice", v).isNull();
+                        }
+                    }
+                }));
+            }
+            ts.forEach(Thread::start);
+            for (Thread t : ts) {
+                t.join();
+            }
+            assertThat(news.get()).isEqualTo(n);
+            assertThat(s.size()).isEqualTo(n);
+            assertThat(new java.util.HashSet<>(idOf.values())).hasSize(n);
+            if (s instanceof ExactStore e) {
+                long[] out = new long[2];
+                for (long v = 0; v < n; v += 101) {
+                    e.load(idOf.get(v), out);
+                    assertThat(out).containsExactly(v, ~v);
+                }
+            }
+        }
+    }
 }
