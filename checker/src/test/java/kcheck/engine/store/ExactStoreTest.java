@@ -107,11 +107,9 @@ class ExactStoreTest {
                 final int seed = t;
                 ts.add(new Thread(() -> {
                     java.util.Random r = new java.util.Random(seed);
-                    for (int k = 0; k < n; k++) {
-                        long v = seed % 2 == 0 ? k : n - 1 - k;
-                        if (r.nextInt(4) == 0) {
-                            v = r.nextInt(n);
-                        }
+                    for (int k = 0; k < 2 * n; k++) {
+                        /* every state in this thread's order (ascending or descending), interleaved with random repeats */
+                        long v = k % 2 == 1 ? r.nextInt(n) : seed % 2 == 0 ? k / 2 : n - 1 - k / 2;
                         long[] st = {v, ~v};
                         long id = s.add(st, Hashing.hash(st, 0, 2));
                         if (id >= 0) {
