@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -22,7 +23,12 @@ import kcheck.engine.Verdict;
 import kcheck.model.Model;
 import kcheck.model.ModelInputException;
 
-/** The verdicts of KERNEL.md section 3, computed by the engine. */
+/**
+ * The verdicts of KERNEL.md section 3, computed by the engine. The safety runs are shared by the
+ * tests of one instance (one per class run), never across runs: mutation testing swaps the
+ * reference code between runs in the same JVM.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RwsemOwnerVerdictTest {
     private static final String[] SAFETY = {"exclusion", "owner-sound", "spin-on-running-writer", "deadlock-free",
         "reader-owned-no-writer", "null-owner-no-writer"};
@@ -51,10 +57,10 @@ class RwsemOwnerVerdictTest {
         assertThat(r.property(property).verdict()).isEqualTo(expected);
     }
 
-    private static final Map<String, RunResult> SAFETY_RUNS = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, RunResult> safetyRuns = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private static RunResult cached(String variant) {
-        return SAFETY_RUNS.computeIfAbsent(variant, v -> run("rwsem-owner", v, R2W2, SAFETY));
+    private RunResult cached(String variant) {
+        return safetyRuns.computeIfAbsent(variant, v -> run("rwsem-owner", v, R2W2, SAFETY));
     }
 
     @Test

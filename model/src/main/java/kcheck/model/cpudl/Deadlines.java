@@ -26,7 +26,9 @@ public final class Deadlines {
 
     /**
      * A deadline for people: small values in decimal, values near a power of two (2^k, k >= 20)
-     * as {@code 2^k+d} or {@code 2^k-d}, anything else in hex.
+     * as {@code 2^k+d} or {@code 2^k-d}, anything else in hex. "Near" is {@code -2^20 <= d < 2^20},
+     * but at most a quarter of 2^k below it, so that a value between 2^20 and 2^21 is written
+     * relative to the nearer of the two ({@code 2^20+5}, {@code 2^21-5}).
      */
     public static String format(long v) {
         if (v >= 0 && v < NEAR) {
@@ -38,7 +40,7 @@ public final class Deadlines {
         for (int k = 63; k >= 20; k--) {
             long p = 1L << k;
             long d = v - p;
-            if (d >= -NEAR && d < NEAR) {
+            if (d >= -Math.min(NEAR, p >>> 2) && d < NEAR) {
                 return d == 0 ? "2^" + k : d > 0 ? "2^" + k + "+" + d : "2^" + k + "-" + (-d);
             }
         }

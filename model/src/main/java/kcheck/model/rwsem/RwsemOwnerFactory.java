@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import kcheck.model.Model;
@@ -84,7 +85,12 @@ public final class RwsemOwnerFactory implements ModelFactory {
         IMPLS.put("mutant-up-read-no-wake", RwsemMutants.UpReadNoWake::new);
     }
 
-    /** Recorded programs, per implementation class and task configuration. */
+    /**
+     * Recorded programs, per implementation class and task configuration. Off when the system
+     * property {@code kcheck.rwsem.programCache} is {@code false}: mutation testing (-Pmutation)
+     * hot-swaps mutated reference code into one long-lived JVM, and a program recorded from one
+     * mutant must not be reused for the next.
+     */
     private static final Map<ProgramKey, TaskProgram> PROGRAMS = new ConcurrentHashMap<>();
 
     private record ProgramKey(Class<?> impl, int readers, int writers, boolean writer, int task, boolean rt, int rounds) {
@@ -168,13 +174,18 @@ public final class RwsemOwnerFactory implements ModelFactory {
             int w = writer ? t - readers : 0;
             boolean isRt = writer && rt[w];
             ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds);
-            prog[t] = PROGRAMS.computeIfAbsent(key, k -> {
+            Function<ProgramKey, TaskProgram> record = k -> {
                 synchronized (impl) {
                     return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds());
                 }
-            });
+            };
+            prog[t] = cachePrograms() ? PROGRAMS.computeIfAbsent(key, record) : record.apply(key);
         }
         return new RwsemOwnerModel(variantName, params, dom, prog, rt, Set.copyOf(properties));
+    }
+
+    private static boolean cachePrograms() {
+        return Boolean.parseBoolean(System.getProperty("kcheck.rwsem.programCache", "true"));
     }
 
     private static boolean[] rtFlags(String rt, int writers) {

@@ -36,4 +36,16 @@ class CpudlRfcV2Test {
         Cpudl other = run(rfc, 4, set(0, 10), set(1, 5), set(2, 7), clear(0));
         assertThat(other.heapString()).isEqualTo("[2:7 1:5]");
     }
+
+    @Test
+    void clearOfTheRootMovesTheLastSlotThereAndSiftsItDown() {
+        // cpudl_clear as posted: size--, then the last slot moves into old_idx and cpudl_heapify(cp, old_idx)
+        Cpudl cp = run(rfc, 4, set(0, 40), set(1, 30), set(2, 20), set(3, 10));
+        assertThat(cp.heapString()).isEqualTo("[0:40 1:30 2:20 3:10]");
+        rfc.clear(cp, 0);
+        assertThat(cp.heapString()).isEqualTo("[1:30 3:10 2:20]");
+        assertThat(CpudlInvariants.heapOrder(cp)).isNull();
+        assertThat(CpudlInvariants.indexConsistent(cp)).isNull();
+        assertThat(cp.freeCpus.testCpu(0)).isTrue();
+    }
 }

@@ -4,6 +4,7 @@ import static kcheck.model.cpudl.Deadlines.TWO_63;
 import static kcheck.model.cpudl.Deadlines.U64_MAX;
 import static kcheck.model.cpudl.Deadlines.dlTimeBefore;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -47,5 +48,42 @@ class DeadlinesTest {
             assertThat(Deadlines.parse(Deadlines.format(v))).isEqualTo(v);
         }
         assertThat(Deadlines.parse("18446744073709551615")).isEqualTo(U64_MAX);
+    }
+
+    @Test
+    void formatWritesValuesNear2To20RelativeTo2To20() {
+        assertThat(Deadlines.format((1L << 20) - 1)).isEqualTo("1048575");
+        assertThat(Deadlines.format(1L << 20)).isEqualTo("2^20");
+        assertThat(Deadlines.format((1L << 20) + 5)).isEqualTo("2^20+5");
+        assertThat(Deadlines.format((1L << 21) - 5)).isEqualTo("2^21-5");
+        assertThat(Deadlines.format(1L << 21)).isEqualTo("2^21");
+        assertThat(Deadlines.format(3L << 19)).as("half way: the upper power").isEqualTo("2^21-524288");
+        assertThat(Deadlines.format((3L << 19) - 1)).isEqualTo("2^20+524287");
+        for (long v = 1L << 20; v <= 1L << 22; v += 4099) {
+            assertThat(Deadlines.parse(Deadlines.format(v))).isEqualTo(v);
+        }
+    }
+
+    @Test
+    void formatUsesAWindowOf2To20BelowAndBelow2To20AboveEachPowerOfTwo() {
+        long near = 1L << 20;
+        assertThat(Deadlines.format((1L << 40) - near)).isEqualTo("2^40-1048576");
+        assertThat(Deadlines.format((1L << 40) - near - 1)).isEqualTo("0xffffefffff");
+        assertThat(Deadlines.format((1L << 40) + near - 1)).isEqualTo("2^40+1048575");
+        assertThat(Deadlines.format((1L << 40) + near)).isEqualTo("0x10000100000");
+        assertThat(Deadlines.format(-near)).isEqualTo("2^64-1048576");
+        assertThat(Deadlines.format(-near - 1)).isEqualTo("0xffffffffffefffff");
+        assertThat(Deadlines.format(TWO_63 + near - 1)).isEqualTo("2^63+1048575");
+    }
+
+    @Test
+    void parseReadsEveryExponentFrom0To64AndRefusesLarger() {
+        assertThat(Deadlines.parse("2^0")).isEqualTo(1);
+        assertThat(Deadlines.parse("2^0+1")).isEqualTo(2);
+        assertThat(Deadlines.parse(" 2^63-1 ")).isEqualTo(TWO_63 - 1);
+        assertThat(Deadlines.parse("2^64-1")).isEqualTo(U64_MAX);
+        assertThat(Deadlines.parse("0xff")).isEqualTo(255);
+        assertThatThrownBy(() -> Deadlines.parse("2^65")).isInstanceOf(NumberFormatException.class)
+                .hasMessageContaining("exponent out of range");
     }
 }

@@ -48,4 +48,30 @@ class TicketSpinlockTest {
         assertThat(l.next()).isEqualTo(20 % 16);
         assertThat(l.owner()).isEqualTo(20 % 16);
     }
+
+    @Test
+    void isFreeOnlyWhenNobodyHoldsOrQueues() {
+        // __ticket_spin_is_locked: locked while next != owner (held, or held with waiters)
+        TicketSpinlock l = new TicketSpinlock(4);
+        assertThat(l.isFree()).isTrue();
+        int held = l.takeTicket();
+        assertThat(l.isServed(held)).isTrue();
+        assertThat(l.isFree()).as("held").isFalse();
+        l.takeTicket();
+        l.unlock();
+        assertThat(l.isFree()).as("the waiter now holds it").isFalse();
+        l.unlock();
+        assertThat(l.isFree()).isTrue();
+    }
+
+    @Test
+    void loadKeepsTheCountersInTheirBits() {
+        // the kernel's counters are bytes: a value past the width wraps
+        TicketSpinlock l = new TicketSpinlock(2);
+        l.load(5, 7);
+        assertThat(l.next()).isEqualTo(1);
+        assertThat(l.owner()).isEqualTo(3);
+        assertThat(l.takeTicket()).isEqualTo(1);
+        assertThat(l.next()).isEqualTo(2);
+    }
 }

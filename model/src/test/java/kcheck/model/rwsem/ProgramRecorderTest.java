@@ -8,22 +8,28 @@ import java.util.ArrayDeque;
 import java.util.BitSet;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import kcheck.model.ModelInputException;
 
-/** Recording reference code into program graphs. */
+/**
+ * Recording reference code into program graphs. Recorded programs are shared by the tests of one
+ * instance (one per class run), never across runs: mutation testing swaps the recorded code
+ * between runs in the same JVM.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProgramRecorderTest {
     private static final RwsemDomain DOM = new RwsemDomain(2, 2);
 
-    private static final java.util.Map<String, TaskProgram> RECORDED = new java.util.HashMap<>();
+    private final java.util.Map<String, TaskProgram> recorded = new java.util.HashMap<>();
 
-    private static TaskProgram writer(RwsemVariant v, int w, boolean rt) {
-        return RECORDED.computeIfAbsent(v.getClass() + " writer " + w + " " + rt,
+    private TaskProgram writer(RwsemVariant v, int w, boolean rt) {
+        return recorded.computeIfAbsent(v.getClass() + " writer " + w + " " + rt,
                 k -> ProgramRecorder.record(v, "test", DOM, true, w, rt, 0));
     }
 
-    private static TaskProgram reader(RwsemVariant v) {
-        return RECORDED.computeIfAbsent(v.getClass() + " reader", k -> ProgramRecorder.record(v, "test", DOM, false, 0, false, 0));
+    private TaskProgram reader(RwsemVariant v) {
+        return recorded.computeIfAbsent(v.getClass() + " reader", k -> ProgramRecorder.record(v, "test", DOM, false, 0, false, 0));
     }
 
     private static int find(TaskProgram p, String function, Op op) {

@@ -5,10 +5,23 @@ import java.util.List;
 
 /**
  * A {@link RwSem} for running reference code sequentially in unit tests: one calling task, a
- * settable semaphore and scheduler state, and a log of the atomic operations in the order the
- * code performs them. Operations that would block throw {@link WouldBlock}.
+ * settable semaphore and scheduler state (including other tasks' waiters on the wait list), and
+ * a log of the atomic operations in the order the code performs them. Operations that would
+ * block throw {@link WouldBlock}, except {@code schedule()} while {@link #whileAsleep} holds
+ * what other tasks do meanwhile.
  */
 final class SoloSem implements RwSem {
+    record Waiter(int type, boolean own) {
+    }
+
+    /** Other tasks' waiters of these types, queued before the caller. */
+    SoloSem queued(int... types) {
+        for (int t : types) {
+            waitList.add(new Waiter(t, false));
+        }
+        return this;
+    }
+
     static final class WouldBlock extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -23,11 +36,25 @@ final class SoloSem implements RwSem {
     boolean needResched;
     boolean rt;
     boolean osqHeld;
+    /** preempt_disable() depth, and what it was when the caller took the osq. */
+    int preemptCount;
+    int preemptCountAtOsqLock = -1;
     boolean waitLockHeld;
-    int waiters;
+    /** The wait list, front first: waiter types ({@code RWSEM_WAITING_FOR_*}) and whose they are. */
+    final List<Waiter> waitList = new ArrayList<>();
+    /** The caller's own waiter was granted the lock ({@code waiter->task = NULL}). */
+    boolean granted;
+    /** What other tasks do while the caller sleeps in {@code schedule()}, one per call. */
+    final java.util.ArrayDeque<Runnable> whileAsleep = new java.util.ArrayDeque<>();
     /** on_cpu of writers 0, 1, 2. */
     final boolean[] onCpu = {true, true, true};
     final List<String> log = new ArrayList<>();
+    /** Values the next owner loads find (other tasks' steps in between), before {@link #owner}. */
+    final java.util.ArrayDeque<Long> ownerLoads = new java.util.ArrayDeque<>();
+    /** Other tasks' steps that run just before the next writes of {@code count}, one per write. */
+    final java.util.ArrayDeque<Runnable> beforeWrites = new java.util.ArrayDeque<>();
+    /** How many {@code cpu_relax()} calls return (the spinner goes round again) before one blocks. */
+    int relaxes;
     /** Values the next count loads find (other tasks' steps in between), before {@link #count}. */
     final java.util.ArrayDeque<Long> loads = new java.util.ArrayDeque<>();
 
@@ -42,6 +69,7 @@ final class SoloSem implements RwSem {
 
     @Override
     public long atomicLongAddReturn(long i) {
+        interleave();
         log.add("count += " + RwsemCount.show(i));
         count += i;
         return count;
@@ -49,6 +77,7 @@ final class SoloSem implements RwSem {
 
     @Override
     public long atomicLongFetchAdd(long i) {
+        interleave();
         log.add("count += " + RwsemCount.show(i));
         long old = count;
         count += i;
@@ -57,12 +86,14 @@ final class SoloSem implements RwSem {
 
     @Override
     public void atomicLongAdd(long i) {
+        interleave();
         log.add("count += " + RwsemCount.show(i));
         count += i;
     }
 
     @Override
     public long atomicLongCmpxchg(long old, long nw) {
+        interleave();
         log.add("cmpxchg count");
         long found = count;
         if (found == old) {
@@ -74,7 +105,16 @@ final class SoloSem implements RwSem {
     @Override
     public long readOwner() {
         log.add("read owner");
+        if (!ownerLoads.isEmpty()) {
+            owner = ownerLoads.poll();
+        }
         return owner;
+    }
+
+    private void interleave() {
+        if (!beforeWrites.isEmpty()) {
+            beforeWrites.poll().run();
+        }
     }
 
     @Override
@@ -106,20 +146,31 @@ final class SoloSem implements RwSem {
 
     @Override
     public void preemptDisable() {
+        preemptCount++;
     }
 
     @Override
     public void preemptEnable() {
+        preemptCount--;
     }
 
     @Override
     public void cpuRelax() {
+        if (relaxes > 0) {
+            relaxes--;
+            log.add("cpu_relax");
+            return;
+        }
         throw new WouldBlock("spins");
     }
 
     @Override
     public void schedule() {
-        throw new WouldBlock("sleeps");
+        if (whileAsleep.isEmpty()) {
+            throw new WouldBlock("sleeps");
+        }
+        log.add("schedule");
+        whileAsleep.poll().run();
     }
 
     @Override
@@ -129,6 +180,7 @@ final class SoloSem implements RwSem {
             throw new WouldBlock("osq held");
         }
         osqHeld = true;
+        preemptCountAtOsqLock = preemptCount;
         return true;
     }
 
@@ -148,57 +200,65 @@ final class SoloSem implements RwSem {
         if (waitLockHeld) {
             throw new WouldBlock("wait_lock held");
         }
+        log.add("wait_lock");
         waitLockHeld = true;
     }
 
     @Override
     public boolean rawSpinTrylockIrqsave() {
         if (waitLockHeld) {
+            log.add("wait_lock trylock failed");
             return false;
         }
+        log.add("wait_lock");
         waitLockHeld = true;
         return true;
     }
 
     @Override
     public void rawSpinUnlockIrq() {
+        log.add("wait_unlock");
         waitLockHeld = false;
     }
 
     @Override
     public boolean listEmpty() {
-        return waiters == 0;
+        return waitList.isEmpty();
     }
 
     @Override
     public void listAddTail(int type) {
         log.add("list_add_tail");
-        waiters++;
+        waitList.add(new Waiter(type, true));
     }
 
     @Override
     public boolean listIsSingular() {
-        return waiters == 1;
+        return waitList.size() == 1;
     }
 
     @Override
     public void listDel() {
-        waiters--;
+        waitList.removeIf(Waiter::own);
     }
 
     @Override
     public boolean waitListFrontIsWriter() {
-        return true;
+        return waitList.get(0).type() == RwsemCount.RWSEM_WAITING_FOR_WRITE;
     }
 
     @Override
     public int waitListLeadingReaders() {
-        return 0;
+        int n = 0;
+        while (n < waitList.size() && waitList.get(n).type() == RwsemCount.RWSEM_WAITING_FOR_READ) {
+            n++;
+        }
+        return n;
     }
 
     @Override
     public boolean waitListWriterAfter(int n) {
-        return false;
+        return n < waitList.size() && waitList.get(n).type() == RwsemCount.RWSEM_WAITING_FOR_WRITE;
     }
 
     @Override
@@ -209,11 +269,14 @@ final class SoloSem implements RwSem {
     @Override
     public void waitListGrantReaders(int n) {
         log.add("grant " + n);
+        for (int i = 0; i < n; i++) {
+            granted |= waitList.remove(0).own();
+        }
     }
 
     @Override
     public boolean waiterTaskIsNull() {
-        return false;
+        return granted;
     }
 
     @Override
