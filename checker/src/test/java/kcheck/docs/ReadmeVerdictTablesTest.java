@@ -28,6 +28,11 @@ class ReadmeVerdictTablesTest {
         int checked = 0;
         List<String> wrong = new ArrayList<>();
         for (String line : lines) {
+            if (line.startsWith("#")) {
+                model = null;
+                header = null;
+                continue;
+            }
             if (line.startsWith("**") && line.contains("**")) {
                 String name = line.substring(2, line.indexOf("**", 2));
                 model = b.entries().stream().anyMatch(e -> e.model().equals(name)) ? name : null;
