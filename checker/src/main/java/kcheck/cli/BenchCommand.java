@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -31,21 +32,42 @@ import picocli.CommandLine.Parameters;
 @Command(name = "bench", description = "Benchmark the engine on a fixed set of model runs.")
 final class BenchCommand implements Callable<Integer> {
 
-    /** One benchmark: a model instance checked for all its properties. */
-    record Entry(String model, String variant, Map<String, String> params) {
+    /**
+     * One benchmark: a model instance checked for the named properties ({@code label} names the
+     * set in the output), or for all its properties when the list is empty.
+     */
+    record Entry(String model, String variant, Map<String, String> params, String label, List<String> properties) {
+        Entry(String model, String variant, Map<String, String> params) {
+            this(model, variant, params, "", List.of());
+        }
+
         String name() {
             StringBuilder b = new StringBuilder(model + " " + variant);
-            params.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+            new TreeMap<>(params).forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+            if (!label.isEmpty()) {
+                b.append(" (").append(label).append(')');
+            }
             return b.toString();
         }
     }
 
+    /** rq-lock's four safety properties: no monitor state, so the reachable lock states alone. */
+    static final List<String> RQ_SAFETY = List.of("mutual-exclusion", "deadlock-free", "holds-both-on-return", "return-contract");
+
     static final List<Entry> FIXED = List.of(
             new Entry("rq-lock", "after", Map.of("cpus", "4", "lock", "ticket")),
-            new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket")),
+            new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket"), "safety", RQ_SAFETY),
+            new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket"), "safety+fifo-entry",
+                    concat(RQ_SAFETY, "fifo-entry")),
             new Entry("cpudl", "after", Map.of("cpus", "4")),
             new Entry("rwsem-owner", "after", Map.of()),
             new Entry("lb-redo", "before", Map.of()));
+
+    private static List<String> concat(List<String> a, String b) {
+        List<String> out = new ArrayList<>(a);
+        out.add(b);
+        return List.copyOf(out);
+    }
 
     @Parameters(paramLabel = "MODEL", arity = "0..*", description = "only these models")
     List<String> models = new ArrayList<>();
@@ -89,7 +111,7 @@ final class BenchCommand implements Callable<Integer> {
             entries = new ArrayList<>();
             for (Entry e : FIXED) {
                 if (e.model().equals(vf.model().name())) {
-                    entries.add(new Entry(e.model(), vf.variantName(), e.params()));
+                    entries.add(new Entry(e.model(), vf.variantName(), e.params(), e.label(), e.properties()));
                 }
             }
             if (entries.isEmpty()) {
@@ -102,7 +124,7 @@ final class BenchCommand implements Callable<Integer> {
         Options options = search.toOptions().withListener(ProgressPrinter.create(quiet));
         ArrayNode arr = JsonNodeFactory.instance.arrayNode();
         if (!json) {
-            System.out.printf(Locale.ROOT, "%-34s %14s %14s %11s %9s %8s  %s%n", "benchmark", "states", "states/s",
+            System.out.printf(Locale.ROOT, "%-52s %14s %14s %11s %9s %8s  %s%n", "benchmark", "states", "states/s",
                     "bytes/state", "wall s", "workers", "complete");
         }
         boolean allComplete = true;
@@ -113,7 +135,7 @@ final class BenchCommand implements Callable<Integer> {
             if (Models.all().stream().noneMatch(f -> f.name().equals(e.model()))) {
                 continue;
             }
-            Model m = Instances.create(e.model(), e.variant(), vf, null, e.params(), List.of());
+            Model m = Instances.create(e.model(), e.variant(), vf, null, e.params(), e.properties());
             long t0 = System.nanoTime();
             RunResult r = vf == null ? Engine.check(m, options) : vf.guard(() -> Engine.check(m, options));
             double wall = (System.nanoTime() - t0) / 1e9;
@@ -137,7 +159,7 @@ final class BenchCommand implements Callable<Integer> {
                 o.put("store", s.store().name().toLowerCase(Locale.ROOT));
                 o.put("complete", s.complete());
             } else {
-                System.out.printf(Locale.ROOT, "%-34s %,14d %,14.0f %11.1f %9.2f %8d  %s%n", e.name(), s.states(),
+                System.out.printf(Locale.ROOT, "%-52s %,14d %,14.0f %11.1f %9.2f %8d  %s%n", e.name(), s.states(),
                         s.statesPerSecond(), s.bytesPerState(), wall, s.workers(), s.complete() ? "yes" : "no (" + s.limit() + ")");
             }
         }
