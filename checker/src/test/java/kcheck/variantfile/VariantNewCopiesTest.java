@@ -44,9 +44,9 @@ class VariantNewCopiesTest {
     static Path dir;
 
     @Test
-    void rqLockAndCpudlTakeVariantFiles() {
+    void everyModelTakesVariantFiles() {
         assertThat(Models.all().stream().filter(f -> f.variantContract() != null).map(ModelFactory::name))
-                .contains("rq-lock", "cpudl");
+                .containsExactlyInAnyOrder("rq-lock", "cpudl", "lb-redo", "rwsem-owner");
     }
 
     @TestFactory
