@@ -24,7 +24,9 @@ import kcheck.model.Models;
 /**
  * Every reduction is sound on every model: for each (model, variant, quick bounds) of the
  * baseline, the verdict of every property, the metric maxima and the shortest counterexample
- * lengths are the same with all reductions, without partial-order reduction, and with none.
+ * lengths are the same with all reductions, without partial-order reduction, and with none. And
+ * the parallel search is the sequential one: 2 workers give the same distinct-state count and the
+ * same verdicts, maxima and shortest-trace lengths as 1.
  */
 class ReductionsAgreeTest {
 
@@ -46,7 +48,11 @@ class ReductionsAgreeTest {
             RunResult all = Engine.check(m, base);
             RunResult noPor = Engine.check(m, base.withPartialOrder(false));
             RunResult none = Engine.check(m, base.withReductions(false));
-            for (RunResult r : new RunResult[] {noPor, none}) {
+            RunResult twoWorkers = Engine.check(m, base.withWorkers(2));
+            if (all.stats().complete()) {
+                assertThat(twoWorkers.stats().states()).as("states with 2 workers").isEqualTo(all.stats().states());
+            }
+            for (RunResult r : new RunResult[] {noPor, none, twoWorkers}) {
                 for (PropertyResult p : all.properties()) {
                     PropertyResult q = r.property(p.id());
                     assertThat(q.verdict()).as(p.id()).isEqualTo(p.verdict());
