@@ -52,6 +52,17 @@ public interface ModelFactory {
                         + String.join(", ", variants().stream().map(VariantInfo::name).toList()) + ")"));
     }
 
+    /**
+     * What {@link #create} checks: at least one property, and every id one of
+     * {@link #properties()}; throws {@link ModelInputException} otherwise.
+     */
+    default void checkSelection(Set<String> ids) {
+        checkProperties(ids);
+        if (ids.isEmpty()) {
+            throw new ModelInputException(name() + ": no property selected");
+        }
+    }
+
     /** Throws {@link ModelInputException} unless every id is one of {@link #properties()}. */
     default void checkProperties(Set<String> ids) {
         for (String id : ids) {

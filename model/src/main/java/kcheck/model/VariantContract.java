@@ -11,12 +11,12 @@ import java.util.function.Function;
  * how to build the model around any implementation. A model declares it in
  * {@link ModelFactory#variantContract()}; nothing else in kcheck needs to know the model.
  *
- * <p>For a factory that keeps its variants as {@code Map<String, Supplier<Contract>> IMPLS} and
- * has {@code create(String variantName, Contract impl, Params, Set<String>)}:
+ * <p>For a factory that keeps its variants in a {@link Catalog Catalog<Contract>} and has
+ * {@code create(String variantName, Contract impl, Params, Set<String>)}:
  * <pre>{@code
  * @Override
  * public VariantContract<?> variantContract() {
- *     return new VariantContract<>(Contract.class, v -> IMPLS.get(v).get(), this::create);
+ *     return new VariantContract<>(Contract.class, CATALOG::implementation, this::create);
  * }
  * }</pre>
  *

@@ -1,14 +1,11 @@
 package kcheck.model.cpudl;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
+import kcheck.model.Catalog;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
-import kcheck.model.ModelInputException;
 import kcheck.model.ParamSpec;
 import kcheck.model.Params;
 import kcheck.model.Property.Kind;
@@ -27,49 +24,32 @@ public final class CpudlFactory implements ModelFactory {
     /** Largest {@code depth}. */
     public static final int MAX_DEPTH = 12;
 
-    private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
-    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
-
-    static {
-        prop("heap-order", Kind.INVARIANT, "for every heap slot h >= 1, the parent's deadline is not earlier than slot h's");
-        prop("index-consistent", Kind.INVARIANT, "elements[elements[h].cpu].idx == h for h < size; a valid idx points at its "
-                + "CPU's slot; no CPU twice; size = number of CPUs with a valid idx");
-        prop("root-is-latest", Kind.INVARIANT, "the root holds a (cpu, dl) of the reference map and no deadline of the map is "
-                + "later (the heap is empty iff the map is)");
-        prop("free-cpus", Kind.INVARIANT, "a CPU is in free_cpus iff it has no heap entry");
-        prop("find-sound", Kind.STEP, "cpudl_find returns what the reference map gives: the lowest allowed CPU without a "
-                + "deadline, else the latest CPU if allowed and the task's deadline is earlier, else -1");
-        prop("same-heap", Kind.INVARIANT, "while the live keys are distinct and in (0, 2^63), the checked heap and the other "
-                + "version's heap (v4.9 for a v4.8 heap such as before, v4.8 otherwise) have identical slots, index array and size after every operation");
-        prop("writes", Kind.METRIC, "element field stores (elements[].cpu/.dl/.idx) of one cpudl_set or cpudl_clear call");
-    }
-
-    private static void prop(String id, Kind kind, String description) {
-        DESCRIPTIONS.put(id, description);
-        KINDS.put(id, kind);
-    }
+    /** The properties, and the variants with their reference implementations. */
+    private static final Catalog<CpudlHeap> CATALOG = new Catalog<CpudlHeap>(NAME)
+            .property("heap-order", Kind.INVARIANT, "for every heap slot h >= 1, the parent's deadline is not earlier than slot h's")
+            .property("index-consistent", Kind.INVARIANT, "elements[elements[h].cpu].idx == h for h < size; a valid idx points at its "
+                    + "CPU's slot; no CPU twice; size = number of CPUs with a valid idx")
+            .property("root-is-latest", Kind.INVARIANT, "the root holds a (cpu, dl) of the reference map and no deadline of the map is "
+                    + "later (the heap is empty iff the map is)")
+            .property("free-cpus", Kind.INVARIANT, "a CPU is in free_cpus iff it has no heap entry")
+            .property("find-sound", Kind.STEP, "cpudl_find returns what the reference map gives: the lowest allowed CPU without a "
+                    + "deadline, else the latest CPU if allowed and the task's deadline is earlier, else -1")
+            .property("same-heap", Kind.INVARIANT, "while the live keys are distinct and in (0, 2^63), the checked heap and the other "
+                    + "version's heap (v4.9 for a v4.8 heap such as before, v4.8 otherwise) have identical slots, index array and size after every operation")
+            .property("writes", Kind.METRIC, "element field stores (elements[].cpu/.dl/.idx) of one cpudl_set or cpudl_clear call")
+            .variant(VariantInfo.of("before", "v4.8: swap-based sift, cpudl_set(cpu, dl, is_valid), insert stores dl = 0 first "
+                    + "(wrap-around bug for dl >= 2^63)"), CpudlV48::new)
+            .variant(VariantInfo.of("after", "v4.9: heapify_up/heapify_down without swaps, cpudl_set/cpudl_clear, insert appends the real dl"),
+                    CpudlV49::new)
+            .variant(VariantInfo.of("rfc-v2", "the July 2016 posting: heapify_up compares the slot's current dl, not the original "
+                    + "(an entry climbs one level)"), CpudlRfcV2::new)
+            .variant(VariantInfo.mutant("mutant-clear-index-order", "v4.9, but cpudl_clear invalidates the CPU's idx before storing the "
+                    + "moved CPU's idx"), CpudlMutants.ClearIndexOrder::new)
+            .variant(VariantInfo.mutant("mutant-keeps-free-bit", "v4.9, but cpudl_set does not clear the CPU's free_cpus bit on insert"),
+                    CpudlMutants.KeepsFreeBit::new);
 
     static String describe(String id) {
-        return DESCRIPTIONS.get(id);
-    }
-
-    private static final Map<String, Supplier<CpudlHeap>> IMPLS = new LinkedHashMap<>();
-    private static final List<VariantInfo> VARIANTS = List.of(
-            VariantInfo.of("before", "v4.8: swap-based sift, cpudl_set(cpu, dl, is_valid), insert stores dl = 0 first "
-                    + "(wrap-around bug for dl >= 2^63)"),
-            VariantInfo.of("after", "v4.9: heapify_up/heapify_down without swaps, cpudl_set/cpudl_clear, insert appends the real dl"),
-            VariantInfo.of("rfc-v2", "the July 2016 posting: heapify_up compares the slot's current dl, not the original "
-                    + "(an entry climbs one level)"),
-            VariantInfo.mutant("mutant-clear-index-order", "v4.9, but cpudl_clear invalidates the CPU's idx before storing the "
-                    + "moved CPU's idx"),
-            VariantInfo.mutant("mutant-keeps-free-bit", "v4.9, but cpudl_set does not clear the CPU's free_cpus bit on insert"));
-
-    static {
-        IMPLS.put("before", CpudlV48::new);
-        IMPLS.put("after", CpudlV49::new);
-        IMPLS.put("rfc-v2", CpudlRfcV2::new);
-        IMPLS.put("mutant-clear-index-order", CpudlMutants.ClearIndexOrder::new);
-        IMPLS.put("mutant-keeps-free-bit", CpudlMutants.KeepsFreeBit::new);
+        return CATALOG.describe(id);
     }
 
     @Override
@@ -84,7 +64,7 @@ public final class CpudlFactory implements ModelFactory {
 
     @Override
     public List<VariantInfo> variants() {
-        return VARIANTS;
+        return CATALOG.variants();
     }
 
     @Override
@@ -99,27 +79,24 @@ public final class CpudlFactory implements ModelFactory {
 
     @Override
     public List<PropertyInfo> properties() {
-        return DESCRIPTIONS.keySet().stream().map(id -> new PropertyInfo(id, KINDS.get(id), DESCRIPTIONS.get(id))).toList();
+        return CATALOG.properties();
     }
 
     @Override
     public Model create(String variant, Params params, Set<String> properties) {
         variant(variant);
-        return create(variant, IMPLS.get(variant).get(), params, properties);
+        return create(variant, CATALOG.implementation(variant), params, properties);
     }
 
     /** User variants: implementations of {@link CpudlHeap} ({@code variant new}, {@code --variant-file}). */
     @Override
     public VariantContract<CpudlHeap> variantContract() {
-        return new VariantContract<>(CpudlHeap.class, v -> IMPLS.get(v).get(), this::create);
+        return new VariantContract<>(CpudlHeap.class, CATALOG::implementation, this::create);
     }
 
     /** Builds the model for any implementation of the variant contract (built in, or the user's). */
     public Model create(String variantName, CpudlHeap impl, Params params, Set<String> properties) {
-        checkProperties(properties);
-        if (properties.isEmpty()) {
-            throw new ModelInputException(NAME + ": no property selected");
-        }
+        checkSelection(properties);
         /* the other version of the heap: chosen by what the implementation says it is, so a user's copy of before
            (version() "v4.8") is compared with v4.9 exactly like before itself */
         CpudlHeap partner = "v4.8".equals(impl.version()) ? new CpudlV49() : new CpudlV48();
@@ -128,10 +105,6 @@ public final class CpudlFactory implements ModelFactory {
 
     /** The built-in implementation of a variant (for tests and the generated-input suites). */
     public static CpudlHeap implementation(String variant) {
-        Supplier<CpudlHeap> s = IMPLS.get(variant);
-        if (s == null) {
-            throw new ModelInputException(NAME + ": unknown variant '" + variant + "'");
-        }
-        return s.get();
+        return CATALOG.implementation(variant);
     }
 }

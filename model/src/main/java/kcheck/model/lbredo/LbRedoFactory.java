@@ -1,12 +1,11 @@
 package kcheck.model.lbredo;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
+import kcheck.model.Catalog;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
@@ -25,52 +24,38 @@ import kcheck.model.VariantInfo;
 public final class LbRedoFactory implements ModelFactory {
     public static final String NAME = "lb-redo";
 
-    private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
-    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
-
-    static {
-        prop("terminates", Kind.STEP, "redos per call <= |cpus0 \\ local group| - 1 (so <= |cpus0| - 1), "
-                + "and env->cpus only shrinks");
-        prop("call-returns", Kind.PROGRESS, "every load_balance call returns: no reachable cycle (CPU 0 never loops "
-                + "through redo or more_balance for ever)");
-        prop("all-pinned-sound", Kind.STEP, "whenever the LBF_ALL_PINNED branch is taken, at least one task of busiest "
-                + "was examined by can_migrate_task");
-        prop("no-spurious-redo", Kind.STEP, "a redo happens only after at least one task of busiest was examined and "
-                + "every examined task was refused because its affinity excludes dst_cpu");
-        prop("pinned-redo-kept", Kind.STEP, "when the LBF_ALL_PINNED branch is taken for busiest B after every examined "
-                + "task of B was pinned away from dst_cpu, and a CPU C != B in cpus outside the local group has "
-                + "nr_running >= 2 and a task allowed on dst_cpu, the call executes goto redo");
-        prop("redos", Kind.METRIC, "goto redo executed in one load_balance call");
-        prop("stat-passes", Kind.METRIC, "group statistics passes (find_busiest_group calls, each O(CPUs)) in one "
-                + "load_balance call");
-        prop("spurious-redos", Kind.METRIC, "redos in one call whose pass examined no task of busiest");
-        prop("stat-work", Kind.METRIC, "per-CPU statistics updates in one call: the CPUs of env->cpus summed over "
-                + "its statistics passes");
-    }
-
-    private static void prop(String id, Kind kind, String description) {
-        DESCRIPTIONS.put(id, description);
-        KINDS.put(id, kind);
-    }
+    /** The properties, and the variants with their reference implementations. */
+    private static final Catalog<LoadBalance> CATALOG = new Catalog<LoadBalance>(NAME)
+            .property("terminates", Kind.STEP, "redos per call <= |cpus0 \\ local group| - 1 (so <= |cpus0| - 1), "
+                    + "and env->cpus only shrinks")
+            .property("call-returns", Kind.PROGRESS, "every load_balance call returns: no reachable cycle (CPU 0 never loops "
+                    + "through redo or more_balance for ever)")
+            .property("all-pinned-sound", Kind.STEP, "whenever the LBF_ALL_PINNED branch is taken, at least one task of busiest "
+                    + "was examined by can_migrate_task")
+            .property("no-spurious-redo", Kind.STEP, "a redo happens only after at least one task of busiest was examined and "
+                    + "every examined task was refused because its affinity excludes dst_cpu")
+            .property("pinned-redo-kept", Kind.STEP, "when the LBF_ALL_PINNED branch is taken for busiest B after every examined "
+                    + "task of B was pinned away from dst_cpu, and a CPU C != B in cpus outside the local group has "
+                    + "nr_running >= 2 and a task allowed on dst_cpu, the call executes goto redo")
+            .property("redos", Kind.METRIC, "goto redo executed in one load_balance call")
+            .property("stat-passes", Kind.METRIC, "group statistics passes (find_busiest_group calls, each O(CPUs)) in one "
+                    + "load_balance call")
+            .property("spurious-redos", Kind.METRIC, "redos in one call whose pass examined no task of busiest")
+            .property("stat-work", Kind.METRIC, "per-CPU statistics updates in one call: the CPUs of env->cpus summed over "
+                    + "its statistics passes")
+            .variant(VariantInfo.of("before", "v5.11: ALL_PINNED left set when busiest was emptied before rq_lock; redo"),
+                    LoadBalanceV511::new)
+            .variant(VariantInfo.of("rfc", "v5.11 + RFC v1 (2021-01-25): redo_max = 1 with ++redo_cnt < redo_max: never redoes"),
+                    LoadBalanceRfc::new)
+            .variant(VariantInfo.of("after", "v5.13 (acb4decc1e90): detach_tasks clears ALL_PINNED if busiest has <= 1 task"),
+                    LoadBalanceV513::new)
+            .variant(VariantInfo.mutant("mutant-keeps-busiest", "before, but the all-pinned branch keeps busiest in cpus"),
+                    LbRedoMutants.KeepsBusiest::new)
+            .variant(VariantInfo.mutant("mutant-no-loop-reset", "after, but env.loop is not reset before goto redo"),
+                    LbRedoMutants.NoLoopReset::new);
 
     static String describe(String id) {
-        return DESCRIPTIONS.get(id);
-    }
-
-    private static final Map<String, Supplier<LoadBalance>> IMPLS = new LinkedHashMap<>();
-    private static final List<VariantInfo> VARIANTS = List.of(
-            VariantInfo.of("before", "v5.11: ALL_PINNED left set when busiest was emptied before rq_lock; redo"),
-            VariantInfo.of("rfc", "v5.11 + RFC v1 (2021-01-25): redo_max = 1 with ++redo_cnt < redo_max: never redoes"),
-            VariantInfo.of("after", "v5.13 (acb4decc1e90): detach_tasks clears ALL_PINNED if busiest has <= 1 task"),
-            VariantInfo.mutant("mutant-keeps-busiest", "before, but the all-pinned branch keeps busiest in cpus"),
-            VariantInfo.mutant("mutant-no-loop-reset", "after, but env.loop is not reset before goto redo"));
-
-    static {
-        IMPLS.put("before", LoadBalanceV511::new);
-        IMPLS.put("rfc", LoadBalanceRfc::new);
-        IMPLS.put("after", LoadBalanceV513::new);
-        IMPLS.put("mutant-keeps-busiest", LbRedoMutants.KeepsBusiest::new);
-        IMPLS.put("mutant-no-loop-reset", LbRedoMutants.NoLoopReset::new);
+        return CATALOG.describe(id);
     }
 
     private static final List<String> PULLS = java.util.stream.Stream.concat(java.util.stream.Stream.of("auto"),
@@ -88,7 +73,7 @@ public final class LbRedoFactory implements ModelFactory {
 
     @Override
     public List<VariantInfo> variants() {
-        return VARIANTS;
+        return CATALOG.variants();
     }
 
     @Override
@@ -105,21 +90,19 @@ public final class LbRedoFactory implements ModelFactory {
 
     @Override
     public List<PropertyInfo> properties() {
-        List<PropertyInfo> out = new ArrayList<>();
-        DESCRIPTIONS.forEach((id, d) -> out.add(new PropertyInfo(id, KINDS.get(id), d)));
-        return out;
+        return CATALOG.properties();
     }
 
     @Override
     public Model create(String variant, Params params, Set<String> properties) {
         variant(variant);
-        return create(variant, IMPLS.get(variant).get(), params, properties);
+        return create(variant, CATALOG.implementation(variant), params, properties);
     }
 
     /** User variants: implementations of {@link LoadBalance} ({@code variant new}, {@code --variant-file}). */
     @Override
     public VariantContract<LoadBalance> variantContract() {
-        return new VariantContract<>(LoadBalance.class, v -> IMPLS.get(v).get(), this::create);
+        return new VariantContract<>(LoadBalance.class, CATALOG::implementation, this::create);
     }
 
     /** Builds the model for any implementation of the variant contract (built in, or the user's). */
@@ -145,18 +128,11 @@ public final class LbRedoFactory implements ModelFactory {
 
     /** The implementation of a built-in variant. */
     public static LoadBalance implementation(String variant) {
-        Supplier<LoadBalance> s = IMPLS.get(variant);
-        if (s == null) {
-            throw new ModelInputException(NAME + ": unknown variant '" + variant + "'");
-        }
-        return s.get();
+        return CATALOG.implementation(variant);
     }
 
     private Set<String> checked(Set<String> properties) {
-        checkProperties(properties);
-        if (properties.isEmpty()) {
-            throw new ModelInputException(NAME + ": no property selected");
-        }
+        checkSelection(properties);
         return Set.copyOf(properties);
     }
 

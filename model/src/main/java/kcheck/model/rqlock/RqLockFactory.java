@@ -1,14 +1,11 @@
 package kcheck.model.rqlock;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
+import kcheck.model.Catalog;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
-import kcheck.model.ModelInputException;
 import kcheck.model.ParamSpec;
 import kcheck.model.Params;
 import kcheck.model.Property.Kind;
@@ -23,47 +20,33 @@ import kcheck.model.VariantInfo;
 public final class RqLockFactory implements ModelFactory {
     public static final String NAME = "rq-lock";
 
-    private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
-    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
-
-    static {
-        prop("mutual-exclusion", Kind.INVARIANT, "no two CPUs hold one rq lock");
-        prop("deadlock-free", Kind.DEADLOCK, "some step is enabled until every CPU has finished");
-        prop("holds-both-on-return", Kind.STEP, "on return the caller holds this_rq and busiest");
-        prop("return-contract", Kind.STEP, "return 0 implies this_rq was held throughout the call");
-        prop("fifo-entry", Kind.STEP, "if CPU a, inside double_lock_balance, is waiting for lock L when CPU b enters "
-                + "double_lock_balance, then b does not return holding L while a is still in that same wait");
-        prop("bypass", Kind.METRIC, "per CPU id: the largest number of double_lock_balance returns by other CPUs "
-                + "while this CPU is inside its own call");
-        prop("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "
-                + "that a CPU which entered after it was already waiting returns holding the lock it still waits for");
-    }
-
-    private static void prop(String id, Kind kind, String description) {
-        DESCRIPTIONS.put(id, description);
-        KINDS.put(id, kind);
-    }
+    /** The properties, and the variants with their reference implementations. */
+    private static final Catalog<DoubleLockBalance> CATALOG = new Catalog<DoubleLockBalance>(NAME)
+            .property("mutual-exclusion", Kind.INVARIANT, "no two CPUs hold one rq lock")
+            .property("deadlock-free", Kind.DEADLOCK, "some step is enabled until every CPU has finished")
+            .property("holds-both-on-return", Kind.STEP, "on return the caller holds this_rq and busiest")
+            .property("return-contract", Kind.STEP, "return 0 implies this_rq was held throughout the call")
+            .property("fifo-entry", Kind.STEP, "if CPU a, inside double_lock_balance, is waiting for lock L when CPU b enters "
+                    + "double_lock_balance, then b does not return holding L while a is still in that same wait")
+            .property("bypass", Kind.METRIC, "per CPU id: the largest number of double_lock_balance returns by other CPUs "
+                    + "while this CPU is inside its own call")
+            .property("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "
+                    + "that a CPU which entered after it was already waiting returns holding the lock it still waits for")
+            .variant(VariantInfo.of("before", "2.6.27: keeps this_rq locked when busiest is the higher rq (favours low CPUs)"),
+                    DoubleLockBalanceV2627::new)
+            .variant(VariantInfo.of("after", "2.6.28 (8f45e2b51620): drops this_rq, then double_rq_lock takes both in order"),
+                    DoubleLockBalanceV2628::new)
+            .variant(VariantInfo.mutant("mutant-returns-zero", "after, but returns 0 although this_rq was dropped"),
+                    RqLockMutants.ReturnsZero::new)
+            .variant(VariantInfo.mutant("mutant-skips-relock", "before, but does not re-take this_rq after dropping it"),
+                    RqLockMutants.SkipsRelock::new)
+            .variant(VariantInfo.mutant("mutant-unordered", "after, but takes this_rq before busiest regardless of order"),
+                    RqLockMutants.Unordered::new)
+            .variant(VariantInfo.mutant("mutant-unlocks-this", "double_unlock_balance releases this_rq instead of busiest"),
+                    RqLockMutants.UnlocksThis::new);
 
     static String describe(String id) {
-        return DESCRIPTIONS.get(id);
-    }
-
-    private static final Map<String, Supplier<DoubleLockBalance>> IMPLS = new LinkedHashMap<>();
-    private static final List<VariantInfo> VARIANTS = List.of(
-            VariantInfo.of("before", "2.6.27: keeps this_rq locked when busiest is the higher rq (favours low CPUs)"),
-            VariantInfo.of("after", "2.6.28 (8f45e2b51620): drops this_rq, then double_rq_lock takes both in order"),
-            VariantInfo.mutant("mutant-returns-zero", "after, but returns 0 although this_rq was dropped"),
-            VariantInfo.mutant("mutant-skips-relock", "before, but does not re-take this_rq after dropping it"),
-            VariantInfo.mutant("mutant-unordered", "after, but takes this_rq before busiest regardless of order"),
-            VariantInfo.mutant("mutant-unlocks-this", "double_unlock_balance releases this_rq instead of busiest"));
-
-    static {
-        IMPLS.put("before", DoubleLockBalanceV2627::new);
-        IMPLS.put("after", DoubleLockBalanceV2628::new);
-        IMPLS.put("mutant-returns-zero", RqLockMutants.ReturnsZero::new);
-        IMPLS.put("mutant-skips-relock", RqLockMutants.SkipsRelock::new);
-        IMPLS.put("mutant-unordered", RqLockMutants.Unordered::new);
-        IMPLS.put("mutant-unlocks-this", RqLockMutants.UnlocksThis::new);
+        return CATALOG.describe(id);
     }
 
     /**
@@ -71,11 +54,7 @@ public final class RqLockFactory implements ModelFactory {
      * the model records), for code that runs it directly, e.g. on real threads.
      */
     public static DoubleLockBalance implementation(String variant) {
-        Supplier<DoubleLockBalance> impl = IMPLS.get(variant);
-        if (impl == null) {
-            throw new ModelInputException(NAME + ": unknown variant '" + variant + "' (known: " + String.join(", ", IMPLS.keySet()) + ")");
-        }
-        return impl.get();
+        return CATALOG.implementation(variant);
     }
 
     @Override
@@ -90,7 +69,7 @@ public final class RqLockFactory implements ModelFactory {
 
     @Override
     public List<VariantInfo> variants() {
-        return VARIANTS;
+        return CATALOG.variants();
     }
 
     @Override
@@ -103,27 +82,24 @@ public final class RqLockFactory implements ModelFactory {
 
     @Override
     public List<PropertyInfo> properties() {
-        return DESCRIPTIONS.keySet().stream().map(id -> new PropertyInfo(id, KINDS.get(id), DESCRIPTIONS.get(id))).toList();
+        return CATALOG.properties();
     }
 
     @Override
     public Model create(String variant, Params params, Set<String> properties) {
         variant(variant);
-        return create(variant, IMPLS.get(variant).get(), params, properties);
+        return create(variant, CATALOG.implementation(variant), params, properties);
     }
 
     /** User variants: implementations of {@link DoubleLockBalance} ({@code variant new}, {@code --variant-file}). */
     @Override
     public VariantContract<DoubleLockBalance> variantContract() {
-        return new VariantContract<>(DoubleLockBalance.class, v -> IMPLS.get(v).get(), this::create);
+        return new VariantContract<>(DoubleLockBalance.class, CATALOG::implementation, this::create);
     }
 
     /** Builds the model for any implementation of the variant contract (built in, or the user's). */
     public Model create(String variantName, DoubleLockBalance impl, Params params, Set<String> properties) {
-        checkProperties(properties);
-        if (properties.isEmpty()) {
-            throw new ModelInputException(NAME + ": no property selected");
-        }
+        checkSelection(properties);
         int cpus = params.integer("cpus");
         boolean ticket = params.get("lock").equals("ticket");
         RqLockProgram prog = new RqLockProgram(impl, variantName, cpus, ticket);

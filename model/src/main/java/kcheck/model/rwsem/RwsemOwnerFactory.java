@@ -1,14 +1,13 @@
 package kcheck.model.rwsem;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
+import kcheck.model.Catalog;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
@@ -27,62 +26,48 @@ import kcheck.model.VariantInfo;
 public final class RwsemOwnerFactory implements ModelFactory {
     public static final String NAME = "rwsem-owner";
 
-    private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
-    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
-
-    static {
-        prop("exclusion", Kind.INVARIANT, "never a writer with readers, never two writers (a task holds the lock from the"
-                + " count step that takes it, or a waker's grant, to the count step that releases it)");
-        prop("owner-sound", Kind.INVARIANT, "owner == T implies T holds the write lock");
-        prop("no-spin-on-readers", Kind.PROGRESS, "the spinner (the writer holding the osq in rwsem_optimistic_spin) does"
-                + " not iterate forever while >= 1 reader and no writer hold the lock and every such reader has made its"
-                + " count step and, in v4.8, its set_reader_owned (a cycle of such spinner steps is a lasso)");
-        prop("no-spin-on-readers-strict", Kind.PROGRESS, "as no-spin-on-readers without the set_reader_owned clause:"
-                + " shows the v4.8 gap of a reader preempted between its count step and its owner store");
-        prop("no-spin-on-readers-k2", Kind.METRIC, "KERNEL.md's count: the spinner's unqueued write-trylock loads of count"
-                + " while readers (all settled) and no writer hold the lock; reset when reader holders go 0 -> 1 and when"
-                + " the spinner takes the osq; bound K = 2 (saturates at 3)");
-        prop("spin-on-running-writer", Kind.STEP, "whenever rwsem_can_spin_on_owner finds need_resched clear and loads"
-                + " owner == NULL while another writer holds the write lock (count step done, set_owner not yet) and is on"
-                + " a CPU, it returns true");
-        prop("wasted-spins", Kind.METRIC, "the spinner's unqueued write-trylock loads of count on a lock held by readers"
-                + " only, counted from the readers' 0 -> 1 and the osq take: all of them, and those made once every such"
-                + " reader made its owner store (KERNEL.md's count); 3 = 3 or more (unbounded)");
-        prop("missed-spins", Kind.METRIC, "per write-lock hold: writers whose rwsem_can_spin_on_owner returned false"
-                + " (need_resched clear) while the holder was a running writer that had not set owner yet, by the owner"
-                + " they loaded (NULL, or a stale READER_OWNED)");
-        prop("deadlock-free", Kind.DEADLOCK, "some step is enabled until every task has finished");
-        prop("reader-owned-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == READER_OWNED"
-                + " implies no writer holds the lock (the marker is sticky; refuted on after, vacuous on before)");
-        prop("null-owner-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == NULL implies no"
-                + " writer holds the lock (a writer sets owner after its count step; refuted on both variants)");
-    }
-
-    private static void prop(String id, Kind kind, String description) {
-        DESCRIPTIONS.put(id, description);
-        KINDS.put(id, kind);
-    }
+    /** The properties, and the variants with their reference implementations. */
+    private static final Catalog<RwsemVariant> CATALOG = new Catalog<RwsemVariant>(NAME)
+            .property("exclusion", Kind.INVARIANT, "never a writer with readers, never two writers (a task holds the lock from the"
+                    + " count step that takes it, or a waker's grant, to the count step that releases it)")
+            .property("owner-sound", Kind.INVARIANT, "owner == T implies T holds the write lock")
+            .property("no-spin-on-readers", Kind.PROGRESS, "the spinner (the writer holding the osq in rwsem_optimistic_spin) does"
+                    + " not iterate forever while >= 1 reader and no writer hold the lock and every such reader has made its"
+                    + " count step and, in v4.8, its set_reader_owned (a cycle of such spinner steps is a lasso)")
+            .property("no-spin-on-readers-strict", Kind.PROGRESS, "as no-spin-on-readers without the set_reader_owned clause:"
+                    + " shows the v4.8 gap of a reader preempted between its count step and its owner store")
+            .property("no-spin-on-readers-k2", Kind.METRIC, "KERNEL.md's count: the spinner's unqueued write-trylock loads of count"
+                    + " while readers (all settled) and no writer hold the lock; reset when reader holders go 0 -> 1 and when"
+                    + " the spinner takes the osq; bound K = 2 (saturates at 3)")
+            .property("spin-on-running-writer", Kind.STEP, "whenever rwsem_can_spin_on_owner finds need_resched clear and loads"
+                    + " owner == NULL while another writer holds the write lock (count step done, set_owner not yet) and is on"
+                    + " a CPU, it returns true")
+            .property("wasted-spins", Kind.METRIC, "the spinner's unqueued write-trylock loads of count on a lock held by readers"
+                    + " only, counted from the readers' 0 -> 1 and the osq take: all of them, and those made once every such"
+                    + " reader made its owner store (KERNEL.md's count); 3 = 3 or more (unbounded)")
+            .property("missed-spins", Kind.METRIC, "per write-lock hold: writers whose rwsem_can_spin_on_owner returned false"
+                    + " (need_resched clear) while the holder was a running writer that had not set owner yet, by the owner"
+                    + " they loaded (NULL, or a stale READER_OWNED)")
+            .property("deadlock-free", Kind.DEADLOCK, "some step is enabled until every task has finished")
+            .property("reader-owned-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == READER_OWNED"
+                    + " implies no writer holds the lock (the marker is sticky; refuted on after, vacuous on before)")
+            .property("null-owner-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == NULL implies no"
+                    + " writer holds the lock (a writer sets owner after its count step; refuted on both variants)")
+            .variant(VariantInfo.of("before", "v4.7: owner is NULL or a writer; NULL with active count means no spinning"),
+                    RwsemV47::new)
+            .variant(VariantInfo.of("after", "v4.8 (19c5d690e416): readers store RWSEM_READER_OWNED; spinners stop on it"),
+                    RwsemV48::new)
+            .variant(VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
+                    RwsemMutants.EarlyRelease::new)
+            .variant(VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
+                    RwsemMutants.NoReaderOwned::new)
+            .variant(VariantInfo.mutant("mutant-trylock-ignores-readers", "after, but the unqueued trylock also takes a reader-held lock"),
+                    RwsemMutants.TrylockIgnoresReaders::new)
+            .variant(VariantInfo.mutant("mutant-up-read-no-wake", "before, but __up_read never calls rwsem_wake"),
+                    RwsemMutants.UpReadNoWake::new);
 
     static String describe(String id) {
-        return DESCRIPTIONS.get(id);
-    }
-
-    private static final Map<String, Supplier<RwsemVariant>> IMPLS = new LinkedHashMap<>();
-    private static final List<VariantInfo> VARIANTS = List.of(
-            VariantInfo.of("before", "v4.7: owner is NULL or a writer; NULL with active count means no spinning"),
-            VariantInfo.of("after", "v4.8 (19c5d690e416): readers store RWSEM_READER_OWNED; spinners stop on it"),
-            VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
-            VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
-            VariantInfo.mutant("mutant-trylock-ignores-readers", "after, but the unqueued trylock also takes a reader-held lock"),
-            VariantInfo.mutant("mutant-up-read-no-wake", "before, but __up_read never calls rwsem_wake"));
-
-    static {
-        IMPLS.put("before", RwsemV47::new);
-        IMPLS.put("after", RwsemV48::new);
-        IMPLS.put("mutant-early-release", RwsemMutants.EarlyRelease::new);
-        IMPLS.put("mutant-no-reader-owned", RwsemMutants.NoReaderOwned::new);
-        IMPLS.put("mutant-trylock-ignores-readers", RwsemMutants.TrylockIgnoresReaders::new);
-        IMPLS.put("mutant-up-read-no-wake", RwsemMutants.UpReadNoWake::new);
+        return CATALOG.describe(id);
     }
 
     /**
@@ -104,11 +89,7 @@ public final class RwsemOwnerFactory implements ModelFactory {
      * task: its {@link FrameLocal} fields are that task's locals).
      */
     public static RwsemVariant implementation(String variant) {
-        Supplier<RwsemVariant> impl = IMPLS.get(variant);
-        if (impl == null) {
-            throw new ModelInputException(NAME + ": unknown variant '" + variant + "' (known: " + String.join(", ", IMPLS.keySet()) + ")");
-        }
-        return impl.get();
+        return CATALOG.implementation(variant);
     }
 
     @Override
@@ -124,7 +105,7 @@ public final class RwsemOwnerFactory implements ModelFactory {
 
     @Override
     public List<VariantInfo> variants() {
-        return VARIANTS;
+        return CATALOG.variants();
     }
 
     @Override
@@ -138,18 +119,18 @@ public final class RwsemOwnerFactory implements ModelFactory {
 
     @Override
     public List<PropertyInfo> properties() {
-        return DESCRIPTIONS.keySet().stream().map(id -> new PropertyInfo(id, KINDS.get(id), DESCRIPTIONS.get(id))).toList();
+        return CATALOG.properties();
     }
 
     @Override
     public VariantContract<RwsemVariant> variantContract() {
-        return new VariantContract<>(RwsemVariant.class, v -> IMPLS.get(v).get(), this::create);
+        return new VariantContract<>(RwsemVariant.class, CATALOG::implementation, this::create);
     }
 
     @Override
     public Model create(String variant, Params params, Set<String> properties) {
         variant(variant);
-        return create(variant, IMPLS.get(variant).get(), params, properties);
+        return create(variant, CATALOG.implementation(variant), params, properties);
     }
 
     /**
@@ -158,10 +139,7 @@ public final class RwsemOwnerFactory implements ModelFactory {
      */
     public Model create(String variantName, RwsemVariant impl, Params params, Set<String> properties) {
         Objects.requireNonNull(impl, "impl");
-        checkProperties(properties);
-        if (properties.isEmpty()) {
-            throw new ModelInputException(NAME + ": no property selected");
-        }
+        checkSelection(properties);
         int readers = params.integer("readers");
         int writers = params.integer("writers");
         int rounds = params.integer("rounds");
