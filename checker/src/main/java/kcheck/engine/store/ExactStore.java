@@ -299,15 +299,6 @@ public final class ExactStore implements StateStore {
     }
 
     @Override
-    public long size() {
-        long n = 0;
-        for (Shard sh : shards) {
-            n += sh.count;
-        }
-        return n;
-    }
-
-    @Override
     public int shards() {
         return Shards.SHARDS;
     }
@@ -315,15 +306,6 @@ public final class ExactStore implements StateStore {
     @Override
     public long count(int shard) {
         return shards[shard].count;
-    }
-
-    @Override
-    public long idBound() {
-        long max = 0;
-        for (Shard sh : shards) {
-            max = Math.max(max, sh.count);
-        }
-        return max << Shards.SHARD_BITS;
     }
 
     @Override

@@ -152,15 +152,6 @@ public final class FingerprintStore implements StateStore {
     }
 
     @Override
-    public long size() {
-        long n = 0;
-        for (Shard sh : shards) {
-            n += sh.used;
-        }
-        return n;
-    }
-
-    @Override
     public int shards() {
         return Shards.SHARDS;
     }
@@ -168,15 +159,6 @@ public final class FingerprintStore implements StateStore {
     @Override
     public long count(int shard) {
         return shards[shard].used;
-    }
-
-    @Override
-    public long idBound() {
-        long max = 0;
-        for (Shard sh : shards) {
-            max = Math.max(max, sh.used);
-        }
-        return max << Shards.SHARD_BITS;
     }
 
     @Override

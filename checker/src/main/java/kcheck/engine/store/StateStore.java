@@ -27,8 +27,14 @@ public interface StateStore {
      */
     int touch(long h);
 
-    /** Distinct states stored. */
-    long size();
+    /** Distinct states stored: the sum of the shards' counts. */
+    default long size() {
+        long n = 0;
+        for (int k = 0; k < shards(); k++) {
+            n += count(k);
+        }
+        return n;
+    }
 
     /** Number of shards. */
     int shards();
@@ -42,7 +48,13 @@ public interface StateStore {
     }
 
     /** One more than the largest id handed out (ids below it are dense up to shard imbalance). */
-    long idBound();
+    default long idBound() {
+        long max = 0;
+        for (int k = 0; k < shards(); k++) {
+            max = Math.max(max, count(k));
+        }
+        return max << Shards.SHARD_BITS;
+    }
 
     /** Bytes allocated by the store itself (tables and state arrays, slack included). */
     long bytes();
