@@ -487,20 +487,19 @@ final class RqLockModel implements Model {
     }
 
     private String rqSet(int mask) {
-        StringJoiner j = new StringJoiner(", ", "{", "}");
-        for (int l = 0; l < n; l++) {
-            if ((mask & (1 << l)) != 0) {
-                j.add("rq" + l);
-            }
-        }
-        return j.toString();
+        return names("rq", mask);
     }
 
     private String cpuSet(long mask) {
+        return names("cpu", mask);
+    }
+
+    /** The members of a bit mask over 0..n-1 as {prefix0, prefix2, ...}. */
+    private String names(String prefix, long mask) {
         StringJoiner j = new StringJoiner(", ", "{", "}");
-        for (int c = 0; c < n; c++) {
-            if ((mask & (1L << c)) != 0) {
-                j.add("cpu" + c);
+        for (int i = 0; i < n; i++) {
+            if ((mask & (1L << i)) != 0) {
+                j.add(prefix + i);
             }
         }
         return j.toString();
