@@ -36,6 +36,15 @@ public final class Catalog<I> {
         return this;
     }
 
+    /**
+     * Adds an opt-in property: checked only when named, never in the default selection (a
+     * documented false claim, or a known gap of the fixed code).
+     */
+    public Catalog<I> optInProperty(String id, Property.Kind kind, String description) {
+        properties.add(new PropertyInfo(id, kind, description, true));
+        return this;
+    }
+
     /** Adds a variant and the reference implementation it runs (a fresh instance per call). */
     public Catalog<I> variant(VariantInfo info, Supplier<? extends I> implementation) {
         variants.add(info);

@@ -32,6 +32,16 @@ public interface ModelFactory {
     Model create(String variant, Params params, Set<String> properties);
 
     /**
+     * What this model assumes of a variant's behaviour, one sentence each, in words a variant
+     * author can act on (e.g. "env.loop is packed in 4 bits: loop_break must be a multiple of 32").
+     * A variant that breaks one gets {@link ModelLimitException} at the point the assumption is
+     * made. Printed by {@code kcheck list} and written into the header of {@code kcheck variant new}.
+     */
+    default List<String> limits() {
+        return List.of();
+    }
+
+    /**
      * The variant contract, if this model accepts variants from a source file
      * ({@code kcheck variant new}, {@code --variant-file}); {@code null} if it does not. See
      * {@link VariantContract} for the one-line implementation.
