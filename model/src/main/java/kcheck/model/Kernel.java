@@ -27,13 +27,20 @@ public @interface Kernel {
     /** Commit that introduced this form, if one is named. */
     String commit() default "";
 
+    /**
+     * Line of the function's definition in {@link #file()} at {@link #version()}, 0 if not
+     * confirmed. Set it only after reading that version's source; it is printed as
+     * {@code file:line} in traces and mail reports.
+     */
+    int line() default 0;
+
     /** Renders the citation as "function (file, version)". */
     final class Cite {
         private Cite() {
         }
 
         public static String of(Kernel k) {
-            return k.function() + " (" + k.file() + ", " + k.version()
+            return k.function() + " (" + k.file() + (k.line() > 0 ? ":" + k.line() : "") + ", " + k.version()
                     + (k.commit().isEmpty() ? "" : ", " + k.commit()) + ")";
         }
     }
