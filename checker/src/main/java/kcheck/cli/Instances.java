@@ -49,7 +49,7 @@ public final class Instances {
         Params p = f.params(given);
         Set<String> props = new LinkedHashSet<>();
         if (properties == null || properties.isEmpty()) {
-            f.properties().stream().map(PropertyInfo::id).forEach(props::add);
+            f.properties().stream().filter(i -> !i.optIn()).map(PropertyInfo::id).forEach(props::add);
         } else {
             props.addAll(properties);
         }
