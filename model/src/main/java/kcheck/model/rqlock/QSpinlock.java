@@ -422,7 +422,11 @@ public class QSpinlock extends RqSpinlock {
     private static final long P = 1L << PENDING;
     private static final long T = 1L << TAIL;
 
-    /** The parts of the lock word each step reads or writes (disjoint parts commute), or the MCS nodes. */
+    /**
+     * The parts of the lock word each step reads or writes (disjoint parts commute), or the MCS
+     * nodes. Initialising the own node is private: nobody reads or writes it between the end of
+     * its previous use (see the canonical form) and {@code xchg_tail}, which publishes it.
+     */
     @Override
     public long footprint(int pc) {
         return switch (pc) {
@@ -431,7 +435,8 @@ public class QSpinlock extends RqSpinlock {
             case WAIT_OWNER, SET_LOCKED, UNLOCK -> L;
             case CLEAR_PENDING_SET_LOCKED -> L | P;
             case XCHG_TAIL -> T;
-            case NODE_LOCKED_0, NODE_NEXT_NULL, LINK_PREV, WAIT_MCS, READ_NEXT, WAIT_NEXT, HANDOVER -> NODES;
+            case NODE_LOCKED_0, NODE_NEXT_NULL -> OWN_NODE;
+            case LINK_PREV, WAIT_MCS, READ_NEXT, WAIT_NEXT, HANDOVER -> NODES;
             default -> L | P | T;
         };
     }

@@ -103,6 +103,8 @@ final class RqLockLayout {
      * stored value against its field's width.
      */
     final class Memory implements RqSpinlock.Memory, RqSpinlock.Canonical {
+        /** An access to the caller's own node: satisfies a declared OWN_NODE or NODES footprint. */
+        static final long OWN = 1L << 60;
         long[] s;
         int cpu;
         int lock;
@@ -141,14 +143,14 @@ final class RqLockLayout {
 
         @Override
         public int node(int cpu, int field) {
-            touched |= RqSpinlock.NODES;
+            touched |= cpu == this.cpu ? OWN : RqSpinlock.NODES;
             checkCpu(cpu);
             return node[cpu][field].getInt(s);
         }
 
         @Override
         public void setNode(int cpu, int field, int value) {
-            touched |= RqSpinlock.NODES;
+            touched |= cpu == this.cpu ? OWN : RqSpinlock.NODES;
             checkCpu(cpu);
             check(value, node[cpu][field], shape.node().get(field), "the node of CPU " + cpu);
             node[cpu][field].set(s, value);

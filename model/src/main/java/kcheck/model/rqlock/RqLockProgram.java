@@ -173,7 +173,7 @@ final class RqLockProgram {
 
     /** The footprint bits of a spinlock step on lock 0; -1 if a node access cannot be attributed to the lock. */
     private long globalBits(long fp) {
-        long words = fp & ~RqSpinlock.NODES;
+        long words = fp & ~(RqSpinlock.NODES | RqSpinlock.OWN_NODE);
         if ((fp & RqSpinlock.NODES) != 0) {
             if (!spinlock.nodesPrivateToLock()) {
                 return -1L;

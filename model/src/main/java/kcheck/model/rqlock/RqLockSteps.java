@@ -199,6 +199,9 @@ final class RqLockSteps {
             throw new ModelLimitException("rq-lock: spinlock '" + lock.name() + "' went from pc " + sp + " to " + r
                     + ", which successors(" + sp + ") does not declare");
         }
+        if ((touched & RqLockLayout.Memory.OWN) != 0 && (declared[sp] & (RqSpinlock.NODES | RqSpinlock.OWN_NODE)) != 0) {
+            touched &= ~RqLockLayout.Memory.OWN;
+        }
         if ((touched & ~declared[sp]) != 0) {
             throw new ModelLimitException("rq-lock: spinlock '" + lock.name() + "' accessed lock-word fields or nodes its footprint("
                     + sp + ") does not declare (partial-order reduction relies on it)");

@@ -63,6 +63,12 @@ public abstract class RqSpinlock {
 
     /** Footprint bit: the step reads or writes MCS node fields (of any CPU). */
     public static final long NODES = 1L << 62;
+    /**
+     * Footprint bit: the step writes only the calling CPU's own node while no other CPU can reach
+     * it (before the CPU publishes it, e.g. qspinlock's {@code node->locked = 0} before
+     * {@code xchg_tail}): a private step. The model checks that the node is the caller's own.
+     */
+    public static final long OWN_NODE = 1L << 61;
 
     /** One named bit field. */
     public record Field(String name, int bits) {
