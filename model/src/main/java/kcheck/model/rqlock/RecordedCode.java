@@ -59,14 +59,19 @@ final class RecordedCode {
 
     /** Records every path of {@code code} on the runqueue locks of {@code config}. */
     static Node record(String what, RqConfig config, ToIntFunction<RqLocks> code) {
+        return record(what, config, code, MAX_RUNS);
+    }
+
+    /** As {@link #record(String, RqConfig, ToIntFunction)}, with at most {@code maxRuns} runs (tests use a small one). */
+    static Node record(String what, RqConfig config, ToIntFunction<RqLocks> code, int maxRuns) {
         Node[] root = new Node[1];
         List<boolean[]> todo = new ArrayList<>();
         todo.add(new boolean[0]);
         int runs = 0;
         while (!todo.isEmpty()) {
             boolean[] script = todo.remove(todo.size() - 1);
-            if (++runs > MAX_RUNS) {
-                throw new ModelLimitException("rq-lock records at most " + MAX_RUNS + " paths of the code: " + what
+            if (++runs > maxRuns) {
+                throw new ModelLimitException("rq-lock records at most " + maxRuns + " paths of the code: " + what
                         + " has more");
             }
             Recorder r = new Recorder(script, what, config);

@@ -149,7 +149,6 @@ public final class RqLockFactory implements ModelFactory {
                     + " lock primitives on one path and have at most " + RecordedCode.MAX_RUNS
                     + " paths (so they may not loop on spin_trylock), and are deterministic given the trylock outcomes.",
             "They name runqueue locks 0..cpus-1 only.",
-            "lock_set_subclass is not the last thing double_lock_balance does (it must return after a lock primitive).",
             "A spinlock's lock word has at most 8 fields and every field, register and node field at most 16 bits; "
                     + "a step that stores a value wider than its declared field stops the check.",
             "Ticket counters are packed in " + TicketSpinlock.BITS + " bits: at most " + ((1 << TicketSpinlock.BITS) - 1)
