@@ -91,6 +91,12 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress on stderr")
     boolean quiet;
 
+    @Option(names = "--jmh", description = "also measure the time per call of the model's reference code with JMH (cpudl)")
+    boolean jmh;
+
+    /** Models whose reference code has a JMH benchmark of one call on the simulated workload. */
+    private static final Map<String, String> JMH = Map.of("cpudl", "kcheck.bench.CpudlCallBenchmark");
+
     @Override
     public Integer call() throws IOException {
         SimulationProfile profile = Simulation.profile(model);
@@ -114,6 +120,9 @@ final class SimulateCommand implements Callable<Integer> {
             throw new UsageException("--workers must be in 1..256, got " + w);
         }
         String wl = Simulation.workload(profile, workload);
+        if (jmh && !JMH.containsKey(model)) {
+            throw new UsageException("--jmh: " + model + " has no JMH benchmark of its calls (only " + String.join(", ", JMH.keySet()) + ")");
+        }
         List<String> vs = variants.isEmpty() ? defaultVariants(factory) : variants;
         for (String v : vs) {
             factory.variant(v);
@@ -151,8 +160,9 @@ final class SimulateCommand implements Callable<Integer> {
             results.add(Simulation.run(profile, c, progress));
             progress.done();
         }
+        List<Report.Timing> timings = jmh ? Jmh.run(JMH.get(model), vs, counts, json || quiet) : List.of();
         Report.Outcome o = new Report.Outcome(profile, wl, s, runs, precision, costs, results,
-                Report.compare(results, vs, precision));
+                Report.compare(results, vs, precision), timings);
         if (json) {
             System.out.println(TraceIO.mapper().writeValueAsString(Report.json(o)));
         } else {
@@ -162,14 +172,18 @@ final class SimulateCommand implements Callable<Integer> {
             write(csv, Report.csv(o));
         }
         Map<String, String> plots = svg == null ? Map.of() : Report.svgs(o);
+        List<Path> written = new ArrayList<>();
         for (Map.Entry<String, Path> e : svgTargets.entrySet()) {
-            write(e.getValue(), plots.get(e.getKey()));
+            if (plots.containsKey(e.getKey())) {
+                write(e.getValue(), plots.get(e.getKey()));
+                written.add(e.getValue());
+            }
         }
         if (!json) {
             if (csv != null) {
                 System.out.println("CSV written to " + csv);
             }
-            for (Path p : svgTargets.values()) {
+            for (Path p : written) {
                 System.out.println("SVG written to " + p);
             }
         }

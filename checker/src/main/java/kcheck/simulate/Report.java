@@ -26,7 +26,7 @@ public final class Report {
 
     /** The figures of every simulation (variant x CPU count) and the before/after comparisons. */
     public record Outcome(SimulationProfile profile, String workload, long seed, int runs, double precision, CostModel costs,
-                          List<Simulation.Result> results, List<Comparison> comparisons) {
+                          List<Simulation.Result> results, List<Comparison> comparisons, List<Timing> timings) {
         public List<String> variants() {
             List<String> out = new ArrayList<>();
             for (Simulation.Result r : results) {
@@ -49,6 +49,10 @@ public final class Report {
             }
             return null;
         }
+    }
+
+    /** A JMH measurement of the reference code: time per call of one variant at one CPU count (score +- 99.9% error). */
+    public record Timing(String benchmark, String variant, int cpus, double score, double error, String unit) {
     }
 
     /** Pairs each configuration of the first variant with the same configuration of the second. */
@@ -94,6 +98,20 @@ public final class Report {
                         cmp.components().isEmpty() ? "" : " on " + cmp.components(), cmp.cpus(), cmp.first(), Format.value(cmp.a().value(), me.unit()),
                         unit, cmp.second(), Format.value(cmp.b().value(), me.unit()), unit, cmp.ratioText());
                 out.printf(Locale.ROOT, "      the post: %s (ratio %s)%n", cmp.claim().post(), Format.number(cmp.claim().postRatio()));
+            }
+            out.println();
+        }
+        if (!o.timings().isEmpty()) {
+            out.println("time per call of the Java port, JMH (" + o.timings().get(0).benchmark() + ", this machine; +- 99.9% error):");
+            for (Timing t : o.timings()) {
+                out.printf(Locale.ROOT, "  %-8s %3d CPUs: %8.2f +- %.2f %s%n", t.variant(), t.cpus(), t.score(), t.error(), t.unit());
+            }
+            for (int c : o.cpus()) {
+                List<Timing> at = o.timings().stream().filter(t -> t.cpus() == c).toList();
+                if (at.size() >= 2) {
+                    out.printf(Locale.ROOT, "  %s / %s at %d CPUs: %.3f%n", at.get(0).variant(), at.get(1).variant(), c,
+                            at.get(0).score() / at.get(1).score());
+                }
             }
             out.println();
         }
@@ -264,6 +282,16 @@ public final class Report {
                 }
             }
         }
+        ArrayNode jmh = root.putArray("jmh");
+        for (Timing t : o.timings()) {
+            ObjectNode j = jmh.addObject();
+            j.put("benchmark", t.benchmark());
+            j.put("variant", t.variant());
+            j.put("cpus", t.cpus());
+            j.put("score", t.score());
+            j.put("error", t.error());
+            j.put("unit", t.unit());
+        }
         ArrayNode cmp = root.putArray("comparisons");
         for (Comparison c : o.comparisons()) {
             ObjectNode co = cmp.addObject();
@@ -317,7 +345,10 @@ public final class Report {
 
     /* ---------------- SVG ---------------- */
 
-    /** One plot per measure, by measure id: x = CPU id (one CPU count, a per-CPU measure) or CPU count. */
+    /**
+     * One plot per measure with values, by measure id: x = CPU id (one CPU count, a per-CPU
+     * measure) or CPU count; a panel for the mean and one for the p99, each variant a line.
+     */
     public static Map<String, String> svgs(Outcome o) {
         Map<String, String> out = new LinkedHashMap<>();
         List<Integer> cpus = o.cpus();
@@ -330,10 +361,11 @@ public final class Report {
                 xs.add(Integer.toString(byCpu ? i : cpus.get(i)));
             }
             double scale = Format.scale(me.unit());
-            List<SvgPlot.Series> series = new ArrayList<>();
-            for (int vi = 0; vi < variants.size(); vi++) {
-                String color = COLORS[vi % COLORS.length];
-                for (String st : new String[] {"mean", "p99"}) {
+            List<SvgPlot.Panel> panels = new ArrayList<>();
+            boolean any = false;
+            for (String st : new String[] {"mean", "p99"}) {
+                List<SvgPlot.Series> series = new ArrayList<>();
+                for (int vi = 0; vi < variants.size(); vi++) {
                     double[] y = new double[points];
                     double[] lo = new double[points];
                     double[] hi = new double[points];
@@ -341,19 +373,24 @@ public final class Report {
                         Simulation.Result r = o.result(variants.get(vi), byCpu ? cpus.get(0) : cpus.get(i));
                         int m = r.measure(me.id());
                         Distribution d = byCpu ? r.data()[m][i] : Comparison.pooled(r, m, Comparison.components("all", r.data()[m].length));
+                        any |= d.count() > 0;
                         Stat s = Stat.of(st, d, o.precision());
                         y[i] = s.value() / scale;
                         lo[i] = s.low() / scale;
                         hi[i] = s.high() / scale;
                     }
-                    series.add(new SvgPlot.Series(variants.get(vi) + " " + st, color, st.equals("p99"), y, lo, hi));
+                    series.add(new SvgPlot.Series(variants.get(vi) + " " + st, COLORS[vi % COLORS.length], st.equals("p99"), y, lo, hi));
                 }
+                panels.add(new SvgPlot.Panel(st + " (" + Format.shownUnit(me.unit()) + ")", series));
+            }
+            if (!any) {
+                continue;
             }
             String title = o.profile().model() + ": " + me.id();
             String sub = me.description() + (byCpu || !me.perCpu() ? "" : " (all CPUs pooled)");
-            String foot = "workload " + o.workload() + ", " + String.format(Locale.ROOT, "%,d", o.runs()) + " runs per point, seed " + o.seed();
-            out.put(me.id(), SvgPlot.render(title, sub + "; " + foot, byCpu ? "CPU id" : "CPUs", xs,
-                    me.id() + " (" + Format.shownUnit(me.unit()) + ")", series));
+            String foot = "workload " + o.workload() + ", " + String.format(Locale.ROOT, "%,d", o.runs()) + " runs per point, seed "
+                    + o.seed();
+            out.put(me.id(), SvgPlot.render(title, List.of(sub, foot), byCpu ? "CPU id" : "CPUs", xs, panels));
         }
         return out;
     }

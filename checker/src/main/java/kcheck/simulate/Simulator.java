@@ -21,7 +21,7 @@ import kcheck.model.SimulationRun;
  */
 final class Simulator implements SimulationRun.Context {
     /** Caps the state memo ({@link #memo}); it is cleared when full. */
-    private static final int MEMO_LIMIT = 1 << 20;
+    private static final int MEMO_LIMIT = 1 << 18;
 
     private final SimulationProfile profile;
     private final Model model;

@@ -4,17 +4,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A small, dependency-free SVG line chart: categories on x, one or more series with 95%
- * confidence bars. Self-contained (no scripts, no external fonts), so it renders in a browser,
+ * A small, dependency-free SVG line chart: categories on x, one or more panels (a y axis each)
+ * of series with 95% confidence bars. Self-contained (no scripts, no external fonts), so it renders in a browser,
  * on GitHub and in a mail client that shows SVG.
  */
 final class SvgPlot {
     private static final int W = 760;
-    private static final int H = 440;
     private static final int LEFT = 78;
     private static final int RIGHT = 200;
-    private static final int TOP = 58;
-    private static final int BOTTOM = 56;
 
     /** One line: y per category, with its interval (NaN: none). */
     record Series(String name, String color, boolean dashed, double[] y, double[] lo, double[] hi) {
@@ -23,7 +20,34 @@ final class SvgPlot {
     private SvgPlot() {
     }
 
-    static String render(String title, String subtitle, String xLabel, List<String> xs, String yLabel, List<Series> series) {
+    /** One chart: a y axis and its series. */
+    record Panel(String yLabel, List<Series> series) {
+    }
+
+    /** Panels stacked vertically, sharing the x categories (and the legend of the first panel's series names). */
+    static String render(String title, List<String> subtitle, String xLabel, List<String> xs, List<Panel> panels) {
+        int head = 40 + 14 * subtitle.size();
+        int panelH = 250;
+        int h = head + panels.size() * panelH + 30;
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n", W, h, W, h));
+        b.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", W, h));
+        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", LEFT, esc(title)));
+        for (int i = 0; i < subtitle.size(); i++) {
+            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#555\" font-size=\"11\">%s</text>%n", LEFT, 38 + 14 * i,
+                    esc(subtitle.get(i))));
+        }
+        for (int p = 0; p < panels.size(); p++) {
+            int top = head + p * panelH + 10;
+            panel(b, top, panelH - 50, xs, panels.get(p), p == panels.size() - 1 ? xLabel : null);
+        }
+        b.append("</svg>\n");
+        return b.toString();
+    }
+
+    private static void panel(StringBuilder b, int top, int ph, List<String> xs, Panel panel, String xLabel) {
+        List<Series> series = panel.series();
         double max = 0;
         for (Series s : series) {
             for (int i = 0; i < xs.size(); i++) {
@@ -32,31 +56,27 @@ final class SvgPlot {
             }
         }
         double step = niceStep(max <= 0 ? 1 : max * 1.08 / 5);
-        double top = Math.max(step, Math.ceil(max * 1.08 / step) * step);
+        double ymax = Math.max(step, Math.ceil(max * 1.08 / step) * step);
         int pw = W - LEFT - RIGHT;
-        int ph = H - TOP - BOTTOM;
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n", W, H, W, H));
-        b.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", W, H));
-        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>%n", LEFT, esc(title)));
-        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"40\" fill=\"#555\">%s</text>%n", LEFT, esc(subtitle)));
-        for (double v = 0; v <= top + step / 2; v += step) {
-            double y = TOP + ph - v / top * ph;
+        for (double v = 0; v <= ymax + step / 2; v += step) {
+            double y = top + ph - v / ymax * ph;
             b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>%n", LEFT, y, LEFT + pw, y));
             b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", LEFT - 6, y + 4, esc(tick(v, step))));
         }
-        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", LEFT, TOP, LEFT, TOP + ph));
-        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", LEFT, TOP + ph, LEFT + pw, TOP + ph));
+        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", LEFT, top, LEFT, top + ph));
+        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n", LEFT, top + ph, LEFT + pw, top + ph));
         int n = xs.size();
         double dx = (double) pw / n;
         for (int i = 0; i < n; i++) {
             double x = LEFT + dx * (i + 0.5);
-            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", x, TOP + ph + 18, esc(xs.get(i))));
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", x, top + ph + 16, esc(xs.get(i))));
         }
-        b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", LEFT + pw / 2.0, H - 12, esc(xLabel)));
+        if (xLabel != null) {
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", LEFT + pw / 2.0, top + ph + 34,
+                    esc(xLabel)));
+        }
         b.append(String.format(Locale.ROOT, "<text transform=\"translate(18 %.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>%n",
-                TOP + ph / 2.0, esc(yLabel)));
+                top + ph / 2.0, esc(panel.yLabel())));
         int si = 0;
         for (Series s : series) {
             double off = series.size() == 1 ? 0 : (si - (series.size() - 1) / 2.0) * Math.min(6, dx / (2.0 * series.size()));
@@ -67,19 +87,21 @@ final class SvgPlot {
                     continue;
                 }
                 double x = LEFT + dx * (i + 0.5) + off;
-                double y = TOP + ph - s.y[i] / top * ph;
+                double y = top + ph - s.y[i] / ymax * ph;
                 path.append(path.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", x, y));
             }
-            b.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n", path, s.color, dash));
+            if (path.length() > 0) {
+                b.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>%n", path, s.color, dash));
+            }
             for (int i = 0; i < n; i++) {
                 if (Double.isNaN(s.y[i])) {
                     continue;
                 }
                 double x = LEFT + dx * (i + 0.5) + off;
-                double y = TOP + ph - s.y[i] / top * ph;
+                double y = top + ph - s.y[i] / ymax * ph;
                 if (!Double.isNaN(s.lo[i]) && !Double.isNaN(s.hi[i])) {
-                    double y1 = TOP + ph - Math.max(0, s.lo[i]) / top * ph;
-                    double y2 = TOP + ph - s.hi[i] / top * ph;
+                    double y1 = top + ph - Math.max(0, s.lo[i]) / ymax * ph;
+                    double y2 = top + ph - s.hi[i] / ymax * ph;
                     b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>%n", x, y1, x, y2, s.color));
                     b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>%n", x - 4, y1, x + 4, y1, s.color));
                     b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>%n", x - 4, y2, x + 4, y2, s.color));
@@ -91,7 +113,7 @@ final class SvgPlot {
                     b.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>%n", x, y, s.color));
                 }
             }
-            int ly = TOP + 10 + 20 * si;
+            int ly = top + 10 + 20 * si;
             int lx = LEFT + pw + 16;
             b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n", lx, ly, lx + 26, ly,
                     s.color, dash));
@@ -99,9 +121,7 @@ final class SvgPlot {
             si++;
         }
         b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#555\" font-size=\"11\">bars: 95%% confidence</text>%n",
-                LEFT + pw + 16, TOP + 10 + 20 * si + 6));
-        b.append("</svg>\n");
-        return b.toString();
+                LEFT + pw + 16, top + 10 + 20 * si + 6));
     }
 
     private static double finite(double v) {
