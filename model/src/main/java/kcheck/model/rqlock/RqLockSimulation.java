@@ -65,8 +65,9 @@ public final class RqLockSimulation implements SimulationProfile {
                         + "src_rq->rt.highest_prio of the CPU it pulls from, one remote line: 'Off-Socket single cache miss' 92.4 ns"),
                 Cost.ns("critical-section", 924, "exp", "holding both runqueues: pick_next_highest_task_rt, deactivate_task, "
                         + "set_task_cpu, activate_task touch about 10 lines last written by the other CPU: 10 x 92.4 ns"),
-                Cost.ns("think", 10_000, "exp", "time from the end of one balancing pass to the next on the same CPU: a workload "
-                        + "knob, not measured in the post (docs/simulate.md sweeps it)"),
+                Cost.ns("think", 1000, "exp", "time from the end of one balancing pass to the next on the same CPU; the post "
+                        + "gives no rate, only 'a lot of pressure on the RQs': about one pass (~1 us) of other work between passes, "
+                        + "so each CPU balances about half of the time (docs/simulate.md sweeps it)"),
                 Cost.number("overloaded-fraction", 0.25, "fraction", "rt-overload: share of the CPUs that are overloaded (at "
                         + "least one): 'a few overloaded runqueues'"));
     }
