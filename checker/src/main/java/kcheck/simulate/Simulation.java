@@ -1,6 +1,5 @@
 package kcheck.simulate;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -216,17 +215,5 @@ public final class Simulation {
         Simulator sim = new Simulator(p, m, c.workload(), c.costs(), c.cpus(), c.maxSteps());
         Simulator.Outcome o = sim.run(runSeed(c.seed(), run), true);
         return new Recording(m, o.initial(), o.actors(), o.actions(), o.times(), o.end());
-    }
-
-    /** The value of every recorded sample of run {@code run} (for tests: the same run gives the same values). */
-    public static List<Double> values(SimulationProfile p, Config c, int run, int measure, int component) {
-        Model m = instance(p, c);
-        Simulator sim = new Simulator(p, m, c.workload(), c.costs(), c.cpus(), c.maxSteps());
-        Samples s = sim.run(runSeed(c.seed(), run), false).samples();
-        List<Double> out = new ArrayList<>();
-        for (int i = 0; i < s.size(measure, component); i++) {
-            out.add(s.get(measure, component, i));
-        }
-        return out;
     }
 }
