@@ -42,51 +42,51 @@ import kcheck.model.ModelLimitException;
  */
 public class QSpinlock extends RqSpinlock {
     /* lock word fields */
-    static final int LOCKED = 0;
-    static final int PENDING = 1;
-    static final int TAIL = 2;
+    public static final int LOCKED = 0;
+    public static final int PENDING = 1;
+    public static final int TAIL = 2;
     /* node fields */
-    static final int N_LOCKED = 0;
-    static final int N_NEXT = 1;
+    public static final int N_LOCKED = 0;
+    public static final int N_NEXT = 1;
     /* registers */
-    static final int VAL = 0;
-    static final int PREV = 1;
-    static final int NEXT = 2;
+    public static final int VAL = 0;
+    public static final int PREV = 1;
+    public static final int NEXT = 2;
 
     /* val encoding (the C's u32, as the bits the model keeps) */
-    static final int Q_LOCKED_VAL = 1;
-    static final int Q_PENDING_VAL = 2;
-    static final int Q_LOCKED_MASK = 1;
-    static final int Q_PENDING_MASK = 2;
-    static final int Q_LOCKED_PENDING_MASK = 3;
+    public static final int Q_LOCKED_VAL = 1;
+    public static final int Q_PENDING_VAL = 2;
+    public static final int Q_LOCKED_MASK = 1;
+    public static final int Q_PENDING_MASK = 2;
+    public static final int Q_LOCKED_PENDING_MASK = 3;
 
     /* pcs */
-    static final int FAST = 0;
-    static final int VIRT_READ = 1;
-    static final int VIRT_CMPXCHG = 2;
-    static final int PENDING_WAIT = 3;
-    static final int SET_PENDING = 4;
-    static final int READ_AFTER_PENDING = 5;
-    static final int CLEAR_PENDING = 6;
-    static final int WAIT_OWNER = 7;
-    static final int CLEAR_PENDING_SET_LOCKED = 8;
-    static final int NODE_LOCKED_0 = 9;
-    static final int NODE_NEXT_NULL = 10;
-    static final int QUEUE_TRY_READ = 11;
-    static final int QUEUE_TRY_CMPXCHG = 12;
-    static final int XCHG_TAIL = 13;
-    static final int LINK_PREV = 14;
-    static final int WAIT_MCS = 15;
-    static final int READ_NEXT = 16;
-    static final int WAIT_HEAD = 17;
-    static final int HEAD_CMPXCHG = 18;
-    static final int SET_LOCKED = 19;
-    static final int WAIT_NEXT = 20;
-    static final int HANDOVER = 21;
-    static final int TRY_READ = 22;
-    static final int TRY_CMPXCHG = 23;
-    static final int UNLOCK = 24;
-    static final int PCS = 25;
+    public static final int FAST = 0;
+    public static final int VIRT_READ = 1;
+    public static final int VIRT_CMPXCHG = 2;
+    public static final int PENDING_WAIT = 3;
+    public static final int SET_PENDING = 4;
+    public static final int READ_AFTER_PENDING = 5;
+    public static final int CLEAR_PENDING = 6;
+    public static final int WAIT_OWNER = 7;
+    public static final int CLEAR_PENDING_SET_LOCKED = 8;
+    public static final int NODE_LOCKED_0 = 9;
+    public static final int NODE_NEXT_NULL = 10;
+    public static final int QUEUE_TRY_READ = 11;
+    public static final int QUEUE_TRY_CMPXCHG = 12;
+    public static final int XCHG_TAIL = 13;
+    public static final int LINK_PREV = 14;
+    public static final int WAIT_MCS = 15;
+    public static final int READ_NEXT = 16;
+    public static final int WAIT_HEAD = 17;
+    public static final int HEAD_CMPXCHG = 18;
+    public static final int SET_LOCKED = 19;
+    public static final int WAIT_NEXT = 20;
+    public static final int HANDOVER = 21;
+    public static final int TRY_READ = 22;
+    public static final int TRY_CMPXCHG = 23;
+    public static final int UNLOCK = 24;
+    public static final int PCS = 25;
 
     private final boolean virt;
 

@@ -71,13 +71,13 @@ public final class RqLockMutants {
     public static final class SplitTrylock extends DoubleLockBalanceV2628 {
         @Override
         public RqSpinlock spinlock(String lockParameter) {
-            return new SplitTrylockTicket();
+            return new RqLockMutants.SplitTrylockTicket();
         }
     }
 
     /** The ticket lock of {@link SplitTrylock}: trylock reads {@code next} and {@code serving}, then (a step later) stores {@code next + 1}. */
     public static final class SplitTrylockTicket extends TicketSpinlock {
-        static final int TRY_SET = 4;
+        public static final int TRY_SET = 4;
 
         @Override
         public String name() {
@@ -170,7 +170,7 @@ public final class RqLockMutants {
                         version = "v6.12 (mutant: no undo)")
                 public int queuedFetchSetPendingAcquire(int pc, Memory m) {
                     int r = super.queuedFetchSetPendingAcquire(pc, m);
-                    return r == CLEAR_PENDING ? NODE_LOCKED_0 : r;
+                    return r == QSpinlock.CLEAR_PENDING ? QSpinlock.NODE_LOCKED_0 : r;
                 }
 
                 @Override

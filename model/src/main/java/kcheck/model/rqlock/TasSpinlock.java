@@ -17,10 +17,10 @@ import kcheck.model.Kernel;
  * {@code AtomicBoolean}'s {@code getAndSet(true)}.
  */
 public class TasSpinlock extends RqSpinlock {
-    static final int LOCKED = 0;
-    static final int SPIN = 0;
-    static final int TRY = 1;
-    static final int UNLOCK = 2;
+    public static final int LOCKED = 0;
+    public static final int SPIN = 0;
+    public static final int TRY = 1;
+    public static final int UNLOCK = 2;
 
     /** The outcome of a test-and-set that found the flag {@code wasLocked}: the lock is taken if it was clear. */
     public static boolean acquired(boolean wasLocked) {

@@ -31,14 +31,14 @@ import kcheck.model.ModelLimitException;
 public class TicketSpinlock extends RqSpinlock {
     /** Counter width in the model: at most 2^4 = 16 tickets outstanding, so 8 CPUs fit with room. */
     public static final int BITS = 4;
-    static final int NEXT = 0;
-    static final int SERVING = 1;
-    static final int TICKET = 0;
+    public static final int NEXT = 0;
+    public static final int SERVING = 1;
+    public static final int TICKET = 0;
 
-    static final int TAKE = 0;
-    static final int WAIT = 1;
-    static final int TRY = 2;
-    static final int UNLOCK = 3;
+    public static final int TAKE = 0;
+    public static final int WAIT = 1;
+    public static final int TRY = 2;
+    public static final int UNLOCK = 3;
 
     /** The counter mask of a lock with {@code bits}-bit counters. */
     public static int mask(int bits) {
