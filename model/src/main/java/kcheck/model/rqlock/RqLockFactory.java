@@ -57,8 +57,8 @@ public final class RqLockFactory implements ModelFactory {
             .variant(RqLockRealBugs.BUG_1B12, RqLockRealBugs.Bug1b12bbc74756::new)
             .variant(RqLockRealBugs.BUG_7F1B, RqLockRealBugs.Bug7f1b43936f0e::new)
             .variant(RqLockRealBugs.BUG_2679, RqLockRealBugs.Bug2679a83731d5::new)
-            .variant(VariantInfo.mutant("mutant-split-trylock", "after, over a lock (the 'lock' parameter's) whose spin_trylock "
-                    + "reads the lock word and claims it in two steps (a test, then a set)"), RqLockMutants.SplitTrylock::new)
+            .variant(VariantInfo.mutant("mutant-split-trylock", "after, over a ticket lock (whatever 'lock' says) whose "
+                    + "spin_trylock reads the lock word and claims it in two steps (a test, then a set)"), RqLockMutants.SplitTrylock::new)
             .variant(VariantInfo.mutant("mutant-qspinlock-no-undo", "v6.12 over qspinlock whose pending path does not clear the "
                     + "pending bit it set before queueing (the 'Undo PENDING if we set it' lines dropped)"),
                     RqLockMutants.QspinlockNoUndo::new)
@@ -84,7 +84,7 @@ public final class RqLockFactory implements ModelFactory {
 
     @Override
     public String title() {
-        return "fair double_lock_balance (kernel/sched.c, 2.6.27 -> 2.6.28, 8f45e2b51620)";
+        return "fair double_lock_balance (kernel/sched.c, 2.6.27 -> 2.6.28, 8f45e2b51620; kernel/sched/sched.h, v6.12)";
     }
 
     @Override
