@@ -105,17 +105,54 @@ final class RqLockLayout {
     final class Memory implements RqSpinlock.Memory, RqSpinlock.Canonical {
         /** An access to the caller's own node: satisfies a declared OWN_NODE or NODES footprint. */
         static final long OWN = 1L << 60;
+        /** Reads come from {@code src} until the first write copies it into {@code s} (a blocked spin copies nothing). */
         long[] s;
+        private long[] src;
+        private boolean copied;
         int cpu;
         int lock;
         long touched;
 
+        /** Reads and writes on {@code state} itself. */
         Memory bind(long[] state, int cpu, int lock) {
             this.s = state;
+            this.src = state;
+            this.copied = true;
             this.cpu = cpu;
             this.lock = lock;
             this.touched = 0;
             return this;
+        }
+
+        /** Reads {@code from}; the first write copies it into {@code to} and goes there ({@link #commit} finishes the copy). */
+        Memory bind(long[] from, long[] to, int cpu, int lock) {
+            this.s = to;
+            this.src = from;
+            this.copied = false;
+            this.cpu = cpu;
+            this.lock = lock;
+            this.touched = 0;
+            return this;
+        }
+
+        /** Makes {@code to} the full successor state (copies {@code from} if nothing was written). */
+        void commit() {
+            if (!copied) {
+                System.arraycopy(src, 0, s, 0, s.length);
+                copied = true;
+            }
+        }
+
+        private long[] w() {
+            if (!copied) {
+                System.arraycopy(src, 0, s, 0, s.length);
+                copied = true;
+            }
+            return s;
+        }
+
+        private long[] r() {
+            return copied ? s : src;
         }
 
         @Override
@@ -131,21 +168,21 @@ final class RqLockLayout {
         @Override
         public int word(int field) {
             touched |= 1L << field;
-            return word[lock][field].getInt(s);
+            return word[lock][field].getInt(r());
         }
 
         @Override
         public void setWord(int field, int value) {
             touched |= 1L << field;
             check(value, word[lock][field], shape.lockWord().get(field), "the lock word of rq[" + lock + "]");
-            word[lock][field].set(s, value);
+            word[lock][field].set(w(), value);
         }
 
         @Override
         public int node(int cpu, int field) {
             touched |= cpu == this.cpu ? OWN : RqSpinlock.NODES;
             checkCpu(cpu);
-            return node[cpu][field].getInt(s);
+            return node[cpu][field].getInt(r());
         }
 
         @Override
@@ -153,18 +190,18 @@ final class RqLockLayout {
             touched |= cpu == this.cpu ? OWN : RqSpinlock.NODES;
             checkCpu(cpu);
             check(value, node[cpu][field], shape.node().get(field), "the node of CPU " + cpu);
-            node[cpu][field].set(s, value);
+            node[cpu][field].set(w(), value);
         }
 
         @Override
         public int reg(int field) {
-            return reg[cpu][field].getInt(s);
+            return reg[cpu][field].getInt(r());
         }
 
         @Override
         public void setReg(int field, int value) {
             check(value, reg[cpu][field], shape.registers().get(field), "a register of CPU " + cpu);
-            reg[cpu][field].set(s, value);
+            reg[cpu][field].set(w(), value);
         }
 
         /* Canonical */

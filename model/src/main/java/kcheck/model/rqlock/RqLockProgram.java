@@ -77,6 +77,11 @@ final class RqLockProgram {
     final long[] futureInPass;
     /** Everything a CPU's program touches in a whole pass (for passes still to come). */
     final long[] wholePass;
+    /** Per instruction: the spinlock pc its primitive starts at (0 for CALL and DONE). */
+    final int[] entryPc;
+    /** Per spinlock pc: {@link RqSpinlock#waiting}, and its declared successors (cached: the inner loop must not allocate). */
+    final boolean[] pcWaiting;
+    final int[][] pcSuccessors;
 
     RqLockProgram(DoubleLockBalance dlb, String variant, RqConfig config, RqSpinlock spinlock, int calls) {
         this.cpus = config.cpus();
@@ -126,6 +131,17 @@ final class RqLockProgram {
                 lockdepWhy[g * branches + b] = i.lockdepWhy[b];
                 clockStale[g * branches + b] = i.clockStale[b];
             }
+        }
+
+        entryPc = new int[n];
+        for (int g = 0; g < n; g++) {
+            entryPc[g] = op[g] <= UNLOCK ? spinlock.entry(opOf(g)) : 0;
+        }
+        pcWaiting = new boolean[spinlock.pcs()];
+        pcSuccessors = new int[spinlock.pcs()][];
+        for (int p = 0; p < spinlock.pcs(); p++) {
+            pcWaiting[p] = spinlock.waiting(p);
+            pcSuccessors[p] = spinlock.successors(p).clone();
         }
 
         RqSpinlock.Shape shape = spinlock.shape(cpus);
@@ -209,7 +225,7 @@ final class RqLockProgram {
 
     /** The lock CPU {@code cpu}'s instruction {@code g} waits for at spinlock pc {@code pc} inside double_lock_balance, or -1. */
     int waitsFor(int g, int pc) {
-        return op[g] == LOCK && inside[g] && spinlock.waiting(pc) ? lock[g] : -1;
+        return op[g] == LOCK && inside[g] && pcWaiting[pc] ? lock[g] : -1;
     }
 
     /** One instruction while building. */

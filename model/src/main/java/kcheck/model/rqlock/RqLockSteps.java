@@ -147,7 +147,7 @@ final class RqLockSteps {
 
     /** Sets the spinlock pc for CPU {@code c} arriving at instruction {@code g}. */
     private void enter(long[] s, int c, int g) {
-        lay.sub[c].set(s, prog.op[g] <= UNLOCK ? lock.entry(prog.opOf(g)) : 0);
+        lay.sub[c].set(s, prog.entryPc[g]);
     }
 
     void successors(long[] s, StepSink out) {
@@ -158,12 +158,12 @@ final class RqLockSteps {
             int op = prog.op[g];
             if (op <= UNLOCK) {
                 int sp = lay.sub[c].getInt(s);
-                System.arraycopy(s, 0, nx, 0, width);
                 int l = prog.lock[g];
-                int r = lock.step(sp, mem.bind(nx, c, l));
+                int r = lock.step(sp, mem.bind(s, nx, c, l));
                 if (r == RqSpinlock.BLOCKED) {
                     continue;
                 }
+                mem.commit();
                 check(sp, r, mem.touched);
                 if (r >= 0) {
                     lay.sub[c].set(nx, r);
@@ -347,7 +347,7 @@ final class RqLockSteps {
                 fp <<= prog.lockShift(prog.lock[g]);
             }
             int wFrom = prog.waitsFor(g, sp);
-            for (int r : lock.successors(sp)) {
+            for (int r : prog.pcSuccessors[sp]) {
                 if (fp == -1L) {
                     break;
                 }
@@ -376,7 +376,7 @@ final class RqLockSteps {
 
     /** True if a CPU arriving at instruction {@code tg} waits for a lock at once (a test-and-set spin). */
     private boolean entryWaits(int tg) {
-        return prog.op[tg] <= UNLOCK && prog.waitsFor(tg, lock.entry(prog.opOf(tg))) >= 0;
+        return prog.op[tg] <= UNLOCK && prog.waitsFor(tg, prog.entryPc[tg]) >= 0;
     }
 
     void canonicalize(long[] s) {
