@@ -36,10 +36,15 @@ final class LbRedoModel implements Model {
     private final LbRedoSteps steps;
 
     LbRedoModel(String variant, Params params, LoadBalance impl, LbDomain d, Set<String> selected) {
+        this(variant, params, impl, d, selected, false);
+    }
+
+    /** With {@code exactCounters}, the loop counters are kept unabstracted (the reference for the abstraction's test). */
+    LbRedoModel(String variant, Params params, LoadBalance impl, LbDomain d, Set<String> selected, boolean exactCounters) {
         this.variant = variant;
         this.params = params;
         this.impl = impl;
-        this.layout = new LbRedoLayout(d, LbRedoMonitors.of(selected), variant);
+        this.layout = new LbRedoLayout(d, LbRedoMonitors.of(selected), variant, exactCounters);
         this.decoder = new LbRedoDecoder(layout, impl);
         this.properties = LbRedoProperties.build(layout, selected);
         this.steps = new LbRedoSteps(layout, impl);
@@ -97,6 +102,11 @@ final class LbRedoModel implements Model {
                 + "by (runqueue, in cpus, is busiest)") : List.of();
     }
 
+    /** The counter horizon H (env.loop exact up to it; loop_break and loop_max from it up are one class). */
+    int counterHorizon() {
+        return layout.horizon;
+    }
+
     @Override
     public void canonicalize(long[] s) {
         steps.canonicalize(s);
@@ -109,7 +119,12 @@ final class LbRedoModel implements Model {
 
     @Override
     public List<String> actors() {
-        return layout.d.pulls > 0 ? List.of("CPU 0 (newly idle)", "other CPUs") : List.of("CPU 0 (newly idle)");
+        String cpu0 = "CPU 0 (" + switch (layout.d.idle) {
+            case LbEnv.CPU_IDLE -> "idle";
+            case LbEnv.CPU_NOT_IDLE -> "busy";
+            default -> "newly idle";
+        } + ")";
+        return layout.d.pulls > 0 ? List.of(cpu0, "other CPUs") : List.of(cpu0);
     }
 
     @Override

@@ -2,6 +2,7 @@ package kcheck.model.lbredo;
 
 import static kcheck.model.lbredo.LoadBalance.AFTER_DETACH;
 import static kcheck.model.lbredo.LoadBalance.ENTRY;
+import static kcheck.model.lbredo.LoadBalance.MORE_BALANCE;
 import static kcheck.model.lbredo.LoadBalance.REDO;
 
 import java.util.ArrayList;
@@ -21,11 +22,9 @@ import kcheck.model.StepProperty;
  */
 final class LbRedoProperties {
     private final LbRedoLayout l;
-    private final int bound;
 
     private LbRedoProperties(LbRedoLayout l) {
         this.l = l;
-        this.bound = l.redoBound();
     }
 
     /** The selected properties, in listing order. */
@@ -33,7 +32,8 @@ final class LbRedoProperties {
         LbRedoProperties p = new LbRedoProperties(l);
         List<Property> out = new ArrayList<>();
         for (Property prop : List.of(p.new Terminates(), p.new CallReturns(), p.new AllPinnedSound(), p.new NoSpuriousRedo(),
-                p.new PinnedRedoKept(), p.new Redos(), p.new StatPasses(), p.new SpuriousRedos(), p.new StatWork())) {
+                p.new PinnedRedoKept(), p.new ScanBounded(), p.new ImbalanceKept(), p.new NewidlePullsHere(), p.new Redos(),
+                p.new StatPasses(), p.new SpuriousRedos(), p.new StatWork())) {
             if (selected.contains(prop.id())) {
                 out.add(prop);
             }
@@ -41,23 +41,37 @@ final class LbRedoProperties {
         return out;
     }
 
-    /** The step is CPU 0's redo decision with the all-pinned branch taken ({@code LBF_ALL_PINNED} set, no break pending). */
+    /**
+     * The step is CPU 0's redo decision with the all-pinned branch taken ({@code LBF_ALL_PINNED}
+     * set, no break pending, no {@code LBF_DST_PINNED} retry with imbalance left).
+     */
     private boolean allPinnedBranch(long[] from, int actor) {
-        return actor == 0 && l.pc.getInt(from) == AFTER_DETACH && l.allPinned.get(from) != 0 && l.needBreak.get(from) == 0;
+        return actor == 0 && l.pc.getInt(from) == AFTER_DETACH && l.allPinned.get(from) != 0 && l.needBreak.get(from) == 0
+                && !(l.dstPinned.get(from) != 0 && l.imbalance.get(from) > 0);
     }
 
     private String passSummary(long[] s) {
+        int dst = l.dstCpu.getInt(s);
         return l.examined.get(s) == 0 ? "no task of busiest was examined"
-                : l.allAffine.get(s) != 0 ? "every examined task was pinned away from CPU " + l.dst
-                : "a task that may run on CPU " + l.dst + " was examined";
+                : l.allAffine.get(s) != 0 ? "every examined task was pinned away from CPU " + dst
+                : "a task that may run on CPU " + dst + " was examined";
     }
 
-    /** A CPU that still deserves a redo: C != busiest in cpus, outside the local group, >= 2 tasks, one allowed on dst. */
+    /** The exit a CPU 0 step took (or a resume point: not an exit). */
+    private static int ret(int action) {
+        return (action >> 8) & 15;
+    }
+
+    /**
+     * A CPU that still deserves a redo: C != busiest in cpus, outside the local group at this
+     * level, >= 2 tasks, one allowed on dst_cpu.
+     */
     private int worthwhile(long[] s) {
         int b = l.busiest.getInt(s) - 1;
         long cp = l.cpus.get(s);
-        for (int c : l.d.remote) {
-            if (c == b || (cp & (1L << c)) == 0) {
+        int dst = l.dstCpu.getInt(s);
+        for (int c : l.d.candidates[l.level.getInt(s)]) {
+            if (c == b || (cp & (1L << c)) == 0 || l.pat[c] == null) {
                 continue;
             }
             int len = l.len[c].getInt(s);
@@ -66,7 +80,7 @@ final class LbRedoProperties {
             }
             long[] masks = l.masks(s, c);
             for (int j = 0; j < len; j++) {
-                if ((masks[l.entry[c][j].getInt(s)] & (1L << l.dst)) != 0) {
+                if ((masks[l.entry[c][j].getInt(s)] & (1L << dst)) != 0) {
                     return c;
                 }
             }
@@ -81,7 +95,10 @@ final class LbRedoProperties {
 
         @Override
         public boolean holds(long[] from, int actor, int action, long[] to) {
-            if (l.redos.get(to) > bound) {
+            if (actor != 0 || l.pc.getInt(to) == LbRedoLayout.DONE || (action & LbRedoSteps.WALK_UP) != 0) {
+                return true;
+            }
+            if (l.redos.get(to) > l.redoBound(l.level.getInt(from))) {
                 return false;
             }
             return l.pc.getInt(from) == ENTRY || (l.cpus.get(to) & ~l.cpus.get(from)) == 0;
@@ -89,6 +106,7 @@ final class LbRedoProperties {
 
         @Override
         public String explain(long[] from, int actor, int action, long[] to) {
+            int bound = l.redoBound(l.level.getInt(from));
             if (l.redos.get(to) > bound) {
                 return "load_balance redoes " + l.redos.get(to) + " times in one call: more than |cpus0 \\ local group| - 1 = "
                         + bound;
@@ -162,8 +180,80 @@ final class LbRedoProperties {
         @Override
         public String explain(long[] from, int actor, int action, long[] to) {
             int c = worthwhile(from);
-            return "every task of busiest CPU " + (l.busiest.get(from) - 1) + " is pinned away from CPU " + l.dst + " and CPU " + c
-                    + " still has a task CPU " + l.dst + " could pull, but load_balance returns instead of redoing";
+            int dst = l.dstCpu.getInt(from);
+            return "every task of busiest CPU " + (l.busiest.get(from) - 1) + " is pinned away from CPU " + dst + " and CPU " + c
+                    + " still has a task CPU " + dst + " could pull, but load_balance returns instead of redoing";
+        }
+    }
+
+    /**
+     * {@code scan-bounded}: one {@code detach_tasks()} call examines at most {@code env->loop_max}
+     * tasks ("We've more or less seen every task there is, call it quits").
+     */
+    final class ScanBounded extends StepProperty {
+        ScanBounded() {
+            super("scan-bounded", LbRedoFactory.describe("scan-bounded"));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            return actor != 0 || l.pc.getInt(from) != MORE_BALANCE || LbRedoSteps.examined(action) <= l.loopMax.get(from);
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            return "detach_tasks examines " + LbRedoSteps.examined(action) + " tasks of busiest CPU " + (l.busiest.get(from) - 1)
+                    + " in one call, more than env->loop_max = " + l.loopMax.get(from)
+                    + " (min(sysctl_sched_nr_migrate, nr_running)): it goes round the runqueue again with the lock held";
+        }
+    }
+
+    /**
+     * {@code imbalance-kept}: a call at a level with a parent that set the parent's group imbalance
+     * flag (affinity kept it from balancing) returns with the flag still set.
+     */
+    final class ImbalanceKept extends StepProperty {
+        ImbalanceKept() {
+            super("imbalance-kept", LbRedoFactory.describe("imbalance-kept"));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            if (actor != 0 || l.levels < 2 || l.level.getInt(from) != 0 || !LoadBalance.isExit(ret(action))) {
+                return true;
+            }
+            if (l.groupImbalance.get(from) == 0 && (action & LbRedoSteps.IMBALANCE_SET) == 0) {
+                return true;
+            }
+            return (action & LbRedoSteps.IMBALANCE_AFTER) != 0;
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            return "load_balance at the " + l.d.levels[0].name() + " level set sd_parent->groups->sgc->imbalance (a task it "
+                    + "could not move because of affinity) but returns with it cleared: the "
+                    + l.d.levels[1].name() + " level will not see the imbalance";
+        }
+    }
+
+    /**
+     * {@code newidle-pulls-here}: a newly idle balance migrates tasks only to the CPU going idle.
+     */
+    final class NewidlePullsHere extends StepProperty {
+        NewidlePullsHere() {
+            super("newidle-pulls-here", LbRedoFactory.describe("newidle-pulls-here"));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            return actor != 0 || (action & LbRedoSteps.MIGRATED_ELSEWHERE) == 0;
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            return "a newly idle load_balance on CPU " + l.dst + " migrates a task of busiest CPU " + (l.busiest.get(from) - 1)
+                    + " to CPU " + l.dstCpu.get(from) + ", not to itself: LBF_DST_PINNED moved env.dst_cpu although CPU "
+                    + l.dst + " is the one going idle";
         }
     }
 

@@ -3,6 +3,7 @@ package kcheck.model.lbredo;
 import static kcheck.model.lbredo.LbRedoLayout.DONE;
 import static kcheck.model.lbredo.LoadBalance.ENTRY;
 import static kcheck.model.lbredo.LoadBalance.NR_RUNNING;
+import static kcheck.model.lbredo.LoadBalance.OUT;
 import static kcheck.model.lbredo.LoadBalance.REDO;
 
 import java.util.Arrays;
@@ -12,16 +13,34 @@ import kcheck.model.StepSink;
 
 /**
  * Step enumeration of the lb-redo model: the initial states, the successors of a state (CPU 0's
- * next piece of {@code load_balance()}, once per busiest candidate when it searches, and the pulls
- * of other CPUs) and the canonical form of the CPU-symmetry reduction. One instance per search
- * worker: it owns the scratch machine the reference code runs on.
+ * next piece of {@code load_balance()}, once per busiest candidate when it searches, the walk to
+ * the next domain level when a call returns, and the pulls of other CPUs) and the canonical form
+ * of the CPU-symmetry reduction. One instance per search worker: it owns the scratch machine the
+ * reference code runs on.
  *
  * <p>Action encoding of CPU 0's steps: {@code (at << 12) | (ret << 8) | sub}, where {@code at} is
  * the resume point, {@code ret} where it stopped (or the exit), and {@code sub} the busiest CPU
- * + 1 (search, detach) or the {@code nr_running} read (the unlocked test). A pull is
+ * + 1 (search, detach) or the {@code nr_running} read (the unlocked test); above bit 16, what
+ * the step did that the properties read ({@link #WALK_UP}, {@link #IMBALANCE_AFTER},
+ * {@link #IMBALANCE_SET}, {@link #MIGRATED_ELSEWHERE}, {@link #examined}). A pull is
  * {@code cpu * 8 + task index}.
  */
 final class LbRedoSteps {
+    /** The call returned and the walk goes on to the next domain level. */
+    static final int WALK_UP = 1 << 16;
+    /** {@code sd_parent->groups->sgc->imbalance} is set after the step. */
+    static final int IMBALANCE_AFTER = 1 << 17;
+    /** A newly idle call migrated a task to a CPU other than the one going idle. */
+    static final int MIGRATED_ELSEWHERE = 1 << 18;
+    private static final int EXAMINED_SHIFT = 19;
+    /** The step set {@code sd_parent->groups->sgc->imbalance}. */
+    static final int IMBALANCE_SET = 1 << 26;
+
+    /** Tasks {@code can_migrate_task()} examined in the step (saturated at 127). */
+    static int examined(int action) {
+        return (action >>> EXAMINED_SHIFT) & 127;
+    }
+
     private final LbRedoLayout l;
     private final LbDomain d;
     private final LoadBalance impl;
@@ -31,6 +50,8 @@ final class LbRedoSteps {
     private final long[] nx;
     private final long[] keys;
     private final long[] tmp;
+    /** Per remote CPU (by index in {@code d.remote}): the index of the previous CPU of its symmetry class, or -1. */
+    private final int[] prevSame;
 
     LbRedoSteps(LbRedoLayout l, LoadBalance impl) {
         this.l = l;
@@ -40,27 +61,32 @@ final class LbRedoSteps {
         this.nx = new long[l.width];
         this.keys = new long[d.remote.length];
         this.tmp = new long[l.width];
+        this.prevSame = new int[d.remote.length];
+        Arrays.fill(prevSame, -1);
+        for (int[] cls : d.classes) {
+            for (int i = 1; i < cls.length; i++) {
+                prevSame[indexOf(cls[i])] = indexOf(cls[i - 1]);
+            }
+        }
     }
 
+    private int indexOf(int cpu) {
+        for (int j = 0; j < d.remote.length; j++) {
+            if (d.remote[j] == cpu) {
+                return j;
+            }
+        }
+        throw new IllegalArgumentException("CPU " + cpu + " carries no tasks");
+    }
+
+    /** One state per choice of patterns; within a symmetry class only non-decreasing choices. */
     void initial(StateSink out) {
         int r = d.remote.length;
         int[] choice = new int[r];
         long[] s = new long[l.width];
         while (true) {
-            Arrays.fill(s, 0L);
-            l.pc.set(s, ENTRY);
-            l.pullsLeft.set(s, d.pulls);
-            for (int j = 0; j < r; j++) {
-                int c = d.remote[j];
-                l.pat[c].set(s, choice[j]);
-                int tasks = d.patterns[c][choice[j]].length;
-                l.len[c].set(s, tasks);
-                for (int i = 0; i < tasks; i++) {
-                    l.entry[c][i].set(s, i);
-                }
-            }
+            l.initial(s, choice);
             out.state(s);
-            /* next choice: sorted (non-decreasing) sequences if symmetric, else all */
             int j = r - 1;
             while (j >= 0 && choice[j] == d.patterns[d.remote[j]].length - 1) {
                 j--;
@@ -70,7 +96,7 @@ final class LbRedoSteps {
             }
             choice[j]++;
             for (int k = j + 1; k < r; k++) {
-                choice[k] = d.symmetric ? choice[j] : 0;
+                choice[k] = prevSame[k] >= 0 ? choice[prevSame[k]] : 0;
             }
         }
     }
@@ -84,6 +110,7 @@ final class LbRedoSteps {
         if (at == DONE) {
             return;
         }
+        int lvl = l.level.getInt(s);
         /* CPU 0: one piece of load_balance(), once per busiest candidate when it searches */
         int k = 0;
         int count;
@@ -94,9 +121,9 @@ final class LbRedoSteps {
             int ret = impl.loadBalance(call, sched);
             count = sched.eligibleCount();
             int sub = at == NR_RUNNING ? observed : call.busiest + 1;
+            int bits = 0;
             if (LoadBalance.isExit(ret)) {
-                Arrays.fill(nx, 0L);
-                l.pc.set(nx, DONE);
+                bits |= exit(s, lvl, ret);
             } else {
                 l.store(s, nx, ret, sched, call);
                 if (ret == REDO) {
@@ -108,10 +135,17 @@ final class LbRedoSteps {
                     }
                 }
             }
+            if (l.levels > 1 && lvl == 0) {
+                bits |= (sched.groupImbalance(1) ? IMBALANCE_AFTER : 0) | (sched.imbalanceSetInStep() ? IMBALANCE_SET : 0);
+            }
+            if (call.idle == LbEnv.CPU_NEWLY_IDLE && (sched.migratedTo() & ~(1L << l.dst)) != 0) {
+                bits |= MIGRATED_ELSEWHERE;
+            }
+            bits |= Math.min(sched.examinedInStep(), 127) << EXAMINED_SHIFT;
             if ((at == ENTRY || at == REDO) && sched.busiestOfPass() < 0) {
                 sub = 0;
             }
-            out.step(0, (at << 12) | (ret << 8) | sub, nx);
+            out.step(0, bits | (at << 12) | (ret << 8) | sub, nx);
             k++;
         } while (k < count);
 
@@ -122,7 +156,7 @@ final class LbRedoSteps {
         }
         for (int c : d.remote) {
             int len = l.len[c].getInt(s);
-            if (len < 2) {
+            if (len + l.foreign[c].getInt(s) < 2) {
                 continue;
             }
             long[] masks = l.masks(s, c);
@@ -144,28 +178,68 @@ final class LbRedoSteps {
     }
 
     /**
-     * Symmetry reduction for {@link LbDomain#scenario} domains: renames the CPUs outside the local
-     * group so that their blocks (pattern, runqueue, membership in {@code env->cpus}, being
-     * busiest) are sorted. Renaming such CPUs maps runs to runs (the busiest search ranges over
-     * all of them, pulls too, and every task mask is "everywhere" or "its own CPU"), and every
-     * property and metric is invariant under it.
+     * The call returned with exit {@code ret}: the walk ({@link BalanceDomains}) either balances
+     * the next level, from a fresh call with the runqueues as they are now, or ends (the single
+     * final state). Returns {@link #WALK_UP} when it goes on.
+     */
+    private int exit(long[] s, int lvl, int ret) {
+        int pulled = ret == OUT ? call.ldMoved : 0;
+        boolean goesOn = lvl + 1 < l.levels && (call.idle == LbEnv.CPU_NEWLY_IDLE
+                ? BalanceDomains.newidleGoesOn(pulled, sched.cpuRq(l.dst), call.continueBalancing)
+                : BalanceDomains.rebalanceGoesOn(call.continueBalancing));
+        Arrays.fill(nx, 0L);
+        if (!goesOn) {
+            l.pc.set(nx, DONE);
+            return 0;
+        }
+        int idle = call.idle == LbEnv.CPU_NEWLY_IDLE ? call.idle
+                : BalanceDomains.rebalanceIdle(call.idle, pulled, sched.idleCpu(l.dst));
+        l.pc.set(nx, ENTRY);
+        l.level.set(nx, lvl + 1);
+        l.callIdle.set(nx, idle);
+        l.pullsLeft.set(nx, l.pullsLeft.get(s));
+        for (int c : d.remote) {
+            l.pat[c].set(nx, l.pat[c].get(s));
+        }
+        l.storeRqs(nx, sched, " (when load_balance returned)");
+        return WALK_UP;
+    }
+
+    /**
+     * Symmetry reduction: within each symmetry class of {@link LbDomain} (CPUs that may be
+     * renamed into each other), renames the CPUs so that their blocks (pattern, runqueue, tasks
+     * received, membership in {@code env->cpus}, being busiest, being {@code dst_cpu} or
+     * {@code new_dst_cpu}) are sorted. Renaming such CPUs maps runs to runs (the busiest search
+     * ranges over all of them, pulls too, and no task mask names a CPU of the class but its own),
+     * and every property and metric is invariant under it.
      */
     void canonicalize(long[] s) {
-        int r = d.remote.length;
-        if (!d.symmetric || r < 2 || l.pc.getInt(s) == DONE) {
+        if (!d.symmetric || l.pc.getInt(s) == DONE) {
             return;
         }
+        for (int[] cls : d.classes) {
+            if (cls.length > 1) {
+                sortClass(s, cls);
+            }
+        }
+    }
+
+    private void sortClass(long[] s, int[] cls) {
+        int r = cls.length;
         int b = l.busiest.getInt(s) - 1;
+        int dstCpu = l.dstCpu.getInt(s);
+        int newDst = l.newDstCpu.getInt(s) - 1;
         long cp = l.cpus.get(s);
         boolean sorted = true;
         for (int j = 0; j < r; j++) {
-            int c = d.remote[j];
+            int c = cls[j];
             long key = l.pat[c].get(s);
             key = key * (d.cap[c] + 1) + l.len[c].get(s);
             for (int i = 0; i < d.cap[c]; i++) {
                 key = key * d.cap[c] + l.entry[c][i].get(s);
             }
-            key = key * 4 + ((cp >>> c) & 1) * 2 + (c == b ? 1 : 0);
+            key = key * (LbRedoLayout.MAX_LOAD + 1) + l.foreign[c].get(s);
+            key = key * 16 + ((cp >>> c) & 1) * 8 + (c == b ? 4 : 0) + (c == dstCpu ? 2 : 0) + (c == newDst ? 1 : 0);
             keys[j] = key << 6 | j;
             if (j > 0 && keys[j] < keys[j - 1]) {
                 sorted = false;
@@ -178,20 +252,31 @@ final class LbRedoSteps {
         System.arraycopy(s, 0, tmp, 0, l.width);
         long newCpus = cp;
         int newBusiest = b;
+        int newDstCpu = dstCpu;
+        int newNewDst = newDst;
         for (int j = 0; j < r; j++) {
-            int to = d.remote[j];
-            int from = d.remote[(int) (keys[j] & 63)];
+            int to = cls[j];
+            int from = cls[(int) (keys[j] & 63)];
             l.pat[to].set(s, l.pat[from].get(tmp));
             l.len[to].set(s, l.len[from].get(tmp));
             for (int i = 0; i < d.cap[to]; i++) {
                 l.entry[to][i].set(s, l.entry[from][i].get(tmp));
             }
+            l.foreign[to].set(s, l.foreign[from].get(tmp));
             newCpus = (newCpus & ~(1L << to)) | (((cp >>> from) & 1) << to);
             if (from == b) {
                 newBusiest = to;
             }
+            if (from == dstCpu) {
+                newDstCpu = to;
+            }
+            if (from == newDst) {
+                newNewDst = to;
+            }
         }
         l.cpus.set(s, newCpus);
         l.busiest.set(s, newBusiest + 1);
+        l.dstCpu.set(s, newDstCpu);
+        l.newDstCpu.set(s, newNewDst + 1);
     }
 }
