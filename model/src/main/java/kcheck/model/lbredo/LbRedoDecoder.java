@@ -109,15 +109,15 @@ final class LbRedoDecoder {
             if (at != REDO && b >= 0) {
                 out.field(0, "env.src_cpu", "CPU " + b);
             }
-            if (!l.d.plain || l.dstCpu.getInt(s) != l.dst) {
-                out.field(0, "env.dst_cpu", "CPU " + l.dstCpu.getInt(s));
+            if (!l.d.plain || l.dstCpu(s) != l.dst) {
+                out.field(0, "env.dst_cpu", "CPU " + l.dstCpu(s));
             }
             if (l.envIdle.getInt(s) != l.callIdle(s)) {
                 out.field(0, "env.idle", IDLE_NAMES[l.envIdle.getInt(s)]);
             }
             out.field(0, "env.flags", flags(s));
             if (l.dstPinned.get(s) != 0) {
-                out.field(0, "env.new_dst_cpu", "CPU " + (l.newDstCpu.getInt(s) - 1));
+                out.field(0, "env.new_dst_cpu", "CPU " + l.newDstCpu(s));
             }
             out.field(0, "env.cpus", cpuList(l.cpus.get(s)));
             out.field(0, "env.loop", l.loop.get(s) + " (loop_max " + counter(l.loopMax.get(s))
@@ -142,7 +142,7 @@ final class LbRedoDecoder {
         }
         if (l.mon.pass() && at != DONE && at != ENTRY && at != REDO) {
             out.field(0, "pass", l.examined.get(s) == 0 ? "no task of busiest examined"
-                    : l.allAffine.get(s) != 0 ? (l.dstCpu.getInt(s) == l.dst ? "all examined pinned away from CPU " + l.dst
+                    : l.allAffine.get(s) != 0 ? (l.dstCpu(s) == l.dst ? "all examined pinned away from CPU " + l.dst
                     : "all examined refused for affinity") : "a movable task examined");
         }
         if (at == DONE) {

@@ -57,6 +57,8 @@ final class LbRedoLayout {
     /** The counter horizon H (see the class comment); -1 when counters are kept unabstracted. */
     final int horizon;
     private final boolean exactCounters;
+    /** Most tasks a CPU without modelled tasks may hold: 1 in the default shape (only CPU 0 receives, one task a call), else {@link #MAX_LOAD}. */
+    private final int maxLoad;
 
     final Layout.Field pc;
     final Layout.Field level;
@@ -66,8 +68,14 @@ final class LbRedoLayout {
     final Layout.Field needBreak;
     final Layout.Field dstPinned;
     final Layout.Field somePinned;
-    final Layout.Field dstCpu;
-    final Layout.Field newDstCpu;
+    /** {@code env.dst_cpu}, as an index into {@link #dstChoices}. */
+    private final Layout.Field dstCpu;
+    /** {@code env.new_dst_cpu} while {@code LBF_DST_PINNED} is set, as 1 + an index into {@link #dstChoices}; 0 otherwise. */
+    private final Layout.Field newDstCpu;
+    /** The CPUs that can be {@code dst_cpu}: the balancing CPU's group at some level, ascending. */
+    private final int[] dstChoices;
+    /** CPU number -> index into {@link #dstChoices}, -1 for a CPU that cannot be {@code dst_cpu}. */
+    private final int[] dstIndex;
     final Layout.Field envIdle;
     final Layout.Field cpus;
     final Layout.Field loop;
@@ -122,53 +130,112 @@ final class LbRedoLayout {
         this.maxCap = cap;
         this.horizon = exactCounters ? -1 : Math.max(LbEnv.SCHED_NR_MIGRATE_BREAK, d.migrateBreak) + maxCap + MAX_LOAD + m + 2;
         long counterMax = exactCounters ? 0xffff : horizon;
-        Layout l = new Layout();
-        pc = l.fieldFor(DONE);
-        level = l.fieldFor(levels - 1);
-        callIdle = l.fieldFor(levels > 1 ? LbEnv.CPU_NEWLY_IDLE : 0);
-        busiest = l.fieldFor(n);
-        allPinned = l.field(1);
-        needBreak = l.field(1);
-        dstPinned = l.field(1);
-        somePinned = l.field(levels > 1 ? 1 : 0);
-        dstCpu = l.fieldFor(n - 1);
-        newDstCpu = l.fieldFor(n);
-        envIdle = l.fieldFor(LbEnv.CPU_NEWLY_IDLE);
-        cpus = l.field(n);
-        loop = l.fieldFor(counterMax);
-        loopBreak = l.fieldFor(counterMax);
-        loopMax = l.fieldFor(counterMax);
-        imbalance = l.field(1);
-        migrationType = l.field(2);
-        redoCnt = l.fieldFor(m + 1);
-        redoMax = l.fieldFor(3);
-        ldMoved = l.fieldFor(maxCap);
-        groupImbalance = l.field(levels > 1 ? 1 : 0);
-        redos = l.fieldFor(mon.redos() ? bound + 1 : 0);
-        passes = l.fieldFor(mon.passes() ? m + 2 : 0);
-        spurious = l.fieldFor(mon.spurious() ? bound + 1 : 0);
-        work = l.fieldFor(mon.work() ? (long) (m + 2) * n : 0);
-        examined = l.field(mon.pass() ? 1 : 0);
-        allAffine = l.field(mon.pass() ? 1 : 0);
-        pullsLeft = l.fieldFor(d.pulls);
+        this.maxLoad = d.plain ? 1 : MAX_LOAD;
+        Packer l = new Packer();
+        Slot sPc = l.fieldFor(DONE);
+        Slot sLevel = l.fieldFor(levels - 1);
+        Slot sCallIdle = l.fieldFor(levels > 1 ? LbEnv.CPU_NEWLY_IDLE : 0);
+        Slot sBusiest = l.fieldFor(n);
+        Slot sAllPinned = l.field(1);
+        Slot sNeedBreak = l.field(1);
+        Slot sDstPinned = l.field(1);
+        Slot sSomePinned = l.field(levels > 1 ? 1 : 0);
+        long dsts = 0;
+        for (long local : d.localSpans) {
+            dsts |= local;
+        }
+        dstChoices = new int[Long.bitCount(dsts)];
+        dstIndex = new int[n];
+        java.util.Arrays.fill(dstIndex, -1);
+        int k = 0;
+        for (long x = dsts; x != 0; x &= x - 1) {
+            int c = Long.numberOfTrailingZeros(x);
+            dstIndex[c] = k;
+            dstChoices[k++] = c;
+        }
+        Slot sDstCpu = l.fieldFor(dstChoices.length - 1);
+        Slot sNewDstCpu = l.fieldFor(dstChoices.length);
+        Slot sEnvIdle = l.fieldFor(LbEnv.CPU_NEWLY_IDLE);
+        Slot sCpus = l.field(n);
+        Slot sLoop = l.fieldFor(counterMax);
+        Slot sLoopBreak = l.fieldFor(counterMax);
+        Slot sLoopMax = l.fieldFor(counterMax);
+        Slot sImbalance = l.field(1);
+        Slot sMigrationType = l.field(2);
+        Slot sRedoCnt = l.fieldFor(m + 1);
+        Slot sRedoMax = l.fieldFor(3);
+        Slot sLdMoved = l.fieldFor(maxCap);
+        Slot sGroupImbalance = l.field(levels > 1 ? 1 : 0);
+        Slot sRedos = l.fieldFor(mon.redos() ? bound + 1 : 0);
+        Slot sPasses = l.fieldFor(mon.passes() ? m + 2 : 0);
+        Slot sSpurious = l.fieldFor(mon.spurious() ? bound + 1 : 0);
+        Slot sWork = l.fieldFor(mon.work() ? (long) (m + 2) * n : 0);
+        Slot sExamined = l.field(mon.pass() ? 1 : 0);
+        Slot sAllAffine = l.field(mon.pass() ? 1 : 0);
+        Slot sPullsLeft = l.fieldFor(d.pulls);
+        Slot[] sPat = new Slot[n];
+        Slot[] sLen = new Slot[n];
+        Slot[][] sEntry = new Slot[n][];
+        Slot[] sForeign = new Slot[n];
+        Slot[] sLoad = new Slot[n];
+        for (int c : d.remote) {
+            sPat[c] = l.fieldFor(d.patterns[c].length - 1);
+            sLen[c] = l.fieldFor(d.cap[c]);
+            sEntry[c] = new Slot[d.cap[c]];
+            for (int i = 0; i < d.cap[c]; i++) {
+                sEntry[c][i] = l.fieldFor(d.cap[c] - 1);
+            }
+            sForeign[c] = l.fieldFor(d.receives[c] ? MAX_LOAD : 0);
+        }
+        for (int c : d.home) {
+            sLoad[c] = l.fieldFor(maxLoad);
+        }
+        width = l.pack();
+        pc = sPc.field;
+        level = sLevel.field;
+        callIdle = sCallIdle.field;
+        busiest = sBusiest.field;
+        allPinned = sAllPinned.field;
+        needBreak = sNeedBreak.field;
+        dstPinned = sDstPinned.field;
+        somePinned = sSomePinned.field;
+        dstCpu = sDstCpu.field;
+        newDstCpu = sNewDstCpu.field;
+        envIdle = sEnvIdle.field;
+        cpus = sCpus.field;
+        loop = sLoop.field;
+        loopBreak = sLoopBreak.field;
+        loopMax = sLoopMax.field;
+        imbalance = sImbalance.field;
+        migrationType = sMigrationType.field;
+        redoCnt = sRedoCnt.field;
+        redoMax = sRedoMax.field;
+        ldMoved = sLdMoved.field;
+        groupImbalance = sGroupImbalance.field;
+        redos = sRedos.field;
+        passes = sPasses.field;
+        spurious = sSpurious.field;
+        work = sWork.field;
+        examined = sExamined.field;
+        allAffine = sAllAffine.field;
+        pullsLeft = sPullsLeft.field;
         pat = new Layout.Field[n];
         len = new Layout.Field[n];
         entry = new Layout.Field[n][];
         foreign = new Layout.Field[n];
         load = new Layout.Field[n];
         for (int c : d.remote) {
-            pat[c] = l.fieldFor(d.patterns[c].length - 1);
-            len[c] = l.fieldFor(d.cap[c]);
+            pat[c] = sPat[c].field;
+            len[c] = sLen[c].field;
             entry[c] = new Layout.Field[d.cap[c]];
             for (int i = 0; i < d.cap[c]; i++) {
-                entry[c][i] = l.fieldFor(d.cap[c] - 1);
+                entry[c][i] = sEntry[c][i].field;
             }
-            foreign[c] = l.fieldFor(d.receives[c] ? MAX_LOAD : 0);
+            foreign[c] = sForeign[c].field;
         }
         for (int c : d.home) {
-            load[c] = l.fieldFor(MAX_LOAD);
+            load[c] = sLoad[c].field;
         }
-        width = l.words();
 
         taskNames = new String[d.nrTasks];
         for (int c : d.remote) {
@@ -194,12 +261,14 @@ final class LbRedoLayout {
                 "env.src_cpu is the busiest CPU load_balance found, at every cut",
                 "detached tasks are attached before load_balance lets other CPUs run (env.tasks empty at every cut)",
                 "tasks move only to the balancing CPU's group at the current level; a CPU of that group holds at most "
-                        + MAX_LOAD + " tasks the model does not name",
+                        + MAX_LOAD + " tasks the model does not name (1 in the default shape: one level, newly idle, "
+                        + "masks=own, where only CPU 0 receives, one task a call)",
                 "ld_moved is at most the most tasks a runqueue starts with; redo_cnt at most |cpus0 \\ local group| + 1; "
                         + "redo_max at most 3",
                 "with one domain level, LBF_SOME_PINNED is not kept across the points where other CPUs run (only "
                         + "sd_parent's imbalance reads it, and there is no parent); with two levels it is kept",
-                "env.new_dst_cpu is kept only while LBF_DST_PINNED is set (the kernel reads it only then)");
+                "env.new_dst_cpu is a CPU of the balancing CPU's group, kept only while LBF_DST_PINNED is set (the kernel "
+                        + "reads it only then)");
     }
 
     /** The redo bound {@code terminates} checks at {@code level}: |cpus0 \ local group| - 1. */
@@ -221,6 +290,25 @@ final class LbRedoLayout {
     /** The affinity masks of CPU c's tasks in state s (its pattern). */
     long[] masks(long[] s, int c) {
         return d.patterns[c][pat[c].getInt(s)];
+    }
+
+    /** {@code env.dst_cpu} in state s. */
+    int dstCpu(long[] s) {
+        return dstChoices[dstCpu.getInt(s)];
+    }
+
+    void setDstCpu(long[] s, int cpu) {
+        dstCpu.set(s, dstIndex[cpu]);
+    }
+
+    /** {@code env.new_dst_cpu} in state s while {@code LBF_DST_PINNED} is set, else -1. */
+    int newDstCpu(long[] s) {
+        int v = newDstCpu.getInt(s);
+        return v == 0 ? -1 : dstChoices[v - 1];
+    }
+
+    void setNewDstCpu(long[] s, int cpu) {
+        newDstCpu.set(s, cpu < 0 ? 0 : dstIndex[cpu] + 1);
     }
 
     /** The {@code idle} argument of the call in state s. */
@@ -265,7 +353,9 @@ final class LbRedoLayout {
             for (int j = 0; j < l; j++) {
                 k.enqueueTail(c, base + entry[c][j].getInt(s));
             }
-            k.setUnnamedTasks(c, foreign[c].getInt(s));
+            if (d.receives[c]) {
+                k.setUnnamedTasks(c, foreign[c].getInt(s));
+            }
             if (masks.length > 0) {
                 k.setCurr(c, base);
             }
@@ -281,7 +371,7 @@ final class LbRedoLayout {
         lb.at = at;
         LbEnv env = lb.env;
         if (at != ENTRY) {
-            env.dstCpu = dstCpu.getInt(s);
+            env.dstCpu = dstCpu(s);
             env.dstGrpmask = d.localSpans[lvl];
             env.idle = envIdle.getInt(s);
         }
@@ -289,7 +379,7 @@ final class LbRedoLayout {
         env.srcCpu = lb.busiest;
         env.flags = (allPinned.get(s) != 0 ? LBF_ALL_PINNED : 0) | (needBreak.get(s) != 0 ? LBF_NEED_BREAK : 0)
                 | (dstPinned.get(s) != 0 ? LBF_DST_PINNED : 0) | (somePinned.get(s) != 0 ? LBF_SOME_PINNED : 0);
-        env.newDstCpu = newDstCpu.getInt(s) - 1;
+        env.newDstCpu = newDstCpu(s);
         env.cpus = cpus.get(s);
         env.loop = loop.getInt(s);
         env.loopBreak = loopBreak.getInt(s);
@@ -309,25 +399,24 @@ final class LbRedoLayout {
         System.arraycopy(s, 0, out, 0, width);
         LbEnv env = lb.env;
         int lvl = level.getInt(s);
-        String where = " (at " + LoadBalance.LABELS[at] + ")";
         if (env.idle != LbEnv.CPU_IDLE && env.idle != LbEnv.CPU_NOT_IDLE && env.idle != LbEnv.CPU_NEWLY_IDLE) {
-            throw limit("env.idle must be CPU_IDLE, CPU_NOT_IDLE or CPU_NEWLY_IDLE: this variant set " + env.idle + where);
+            throw limit("env.idle must be CPU_IDLE, CPU_NOT_IDLE or CPU_NEWLY_IDLE: this variant set " + env.idle + where(at));
         }
         if (env.dstGrpmask != d.localSpans[lvl]) {
             throw limit("env.dst_grpmask must be the span of the balancing CPU's group " + LbRedoDecoder.cpuList(d.localSpans[lvl])
-                    + ": this variant set " + LbRedoDecoder.cpuList(env.dstGrpmask) + where);
+                    + ": this variant set " + LbRedoDecoder.cpuList(env.dstGrpmask) + where(at));
         }
         if (env.dstCpu < 0 || env.dstCpu >= n || (d.localSpans[lvl] & (1L << env.dstCpu)) == 0) {
             throw limit("env.dst_cpu must stay in the balancing CPU's group " + LbRedoDecoder.cpuList(d.localSpans[lvl])
-                    + ": this variant moved it to CPU " + env.dstCpu + where);
+                    + ": this variant moved it to CPU " + env.dstCpu + where(at));
         }
         if (env.srcCpu != lb.busiest) {
             throw limit("env.src_cpu must be the busiest CPU (" + lb.busiest + ") at every cut: this variant left "
-                    + env.srcCpu + where);
+                    + env.srcCpu + where(at));
         }
         if (env.nrTasks != 0) {
             throw limit("detached tasks must be attached before load_balance lets other CPUs run: this variant left "
-                    + env.nrTasks + " on env.tasks" + where);
+                    + env.nrTasks + " on env.tasks" + where(at));
         }
         boolean dstPinnedSet = (env.flags & LBF_DST_PINNED) != 0;
         pc.set(out, at);
@@ -336,23 +425,39 @@ final class LbRedoLayout {
         needBreak.set(out, (env.flags & LBF_NEED_BREAK) != 0 ? 1 : 0);
         dstPinned.set(out, dstPinnedSet ? 1 : 0);
         somePinned.set(out, (env.flags & LBF_SOME_PINNED) != 0 ? 1 : 0);
-        dstCpu.set(out, env.dstCpu);
-        if (dstPinnedSet && (env.newDstCpu < 0 || env.newDstCpu >= n)) {
-            throw limit("env.new_dst_cpu must be a CPU while LBF_DST_PINNED is set: this variant left " + env.newDstCpu + where);
+        setDstCpu(out, env.dstCpu);
+        if (dstPinnedSet && (env.newDstCpu < 0 || env.newDstCpu >= n || (d.localSpans[lvl] & (1L << env.newDstCpu)) == 0)) {
+            throw limit("env.new_dst_cpu must be a CPU of the balancing CPU's group " + LbRedoDecoder.cpuList(d.localSpans[lvl])
+                    + " while LBF_DST_PINNED is set: this variant left " + env.newDstCpu + where(at));
         }
-        newDstCpu.set(out, dstPinnedSet ? env.newDstCpu + 1 : 0);
+        setNewDstCpu(out, dstPinnedSet ? env.newDstCpu : -1);
         envIdle.set(out, env.idle);
         cpus.set(out, env.cpus);
-        storeCounters(out, env, where);
-        put(out, imbalance, env.imbalance, "env.imbalance", "0 or 1 (calculate_imbalance is abstracted to one task)", where);
-        put(out, migrationType, env.migrationType, "env.migration_type", "0..3 (enum migration_type)", where);
-        put(out, redoCnt, env.redoCnt, "env.redo_cnt", "0.." + redoCnt.max(), where);
-        put(out, redoMax, env.redoMax, "env.redo_max", "0..3", where);
-        put(out, ldMoved, lb.ldMoved, "ld_moved", "0.." + ldMoved.max() + " (the most tasks a runqueue starts with)", where);
+        storeCounters(out, env, at);
+        if (!fits(imbalance, env.imbalance)) {
+            throw range("env.imbalance", "0 or 1 (calculate_imbalance is abstracted to one task)", env.imbalance, at);
+        }
+        imbalance.set(out, env.imbalance);
+        if (!fits(migrationType, env.migrationType)) {
+            throw range("env.migration_type", "0..3 (enum migration_type)", env.migrationType, at);
+        }
+        migrationType.set(out, env.migrationType);
+        if (!fits(redoCnt, env.redoCnt)) {
+            throw range("env.redo_cnt", "0.." + redoCnt.max(), env.redoCnt, at);
+        }
+        redoCnt.set(out, env.redoCnt);
+        if (!fits(redoMax, env.redoMax)) {
+            throw range("env.redo_max", "0..3", env.redoMax, at);
+        }
+        redoMax.set(out, env.redoMax);
+        if (!fits(ldMoved, lb.ldMoved)) {
+            throw range("ld_moved", "0.." + ldMoved.max() + " (the most tasks a runqueue starts with)", lb.ldMoved, at);
+        }
+        ldMoved.set(out, lb.ldMoved);
         if (levels > 1) {
             groupImbalance.set(out, lvl == 0 && k.groupImbalance(1) ? 1 : 0);
         }
-        storeRqs(out, k, where);
+        storeRqs(out, k, at);
         if (mon.passes()) {
             passes.set(out, Math.min(k.passes(), passes.max()));
         }
@@ -369,21 +474,25 @@ final class LbRedoLayout {
      * The counters, abstracted (class comment): {@code loop} exact up to the horizon,
      * {@code loop_break} and {@code loop_max} exact below it and one class from it up.
      */
-    private void storeCounters(long[] out, LbEnv env, String where) {
+    private void storeCounters(long[] out, LbEnv env, int at) {
         if (exactCounters) {
-            put(out, loop, env.loop, "env.loop", "0..65535 (unabstracted)", where);
-            put(out, loopBreak, env.loopBreak, "env.loop_break", "0..65535 (unabstracted)", where);
-            put(out, loopMax, env.loopMax, "env.loop_max", "0..65535 (unabstracted)", where);
+            if (!fits(loop, env.loop) || !fits(loopBreak, env.loopBreak) || !fits(loopMax, env.loopMax)) {
+                throw range("env.loop, loop_break and loop_max", "0..65535 (unabstracted)",
+                        Math.max(env.loop, Math.max(env.loopBreak, env.loopMax)), at);
+            }
+            loop.set(out, env.loop);
+            loopBreak.set(out, env.loopBreak);
+            loopMax.set(out, env.loopMax);
             return;
         }
         if (env.loop < 0 || env.loop > horizon) {
             throw limit("keeps env.loop exact up to " + horizon + " (SCHED_NR_MIGRATE_BREAK "
                     + Math.max(LbEnv.SCHED_NR_MIGRATE_BREAK, d.migrateBreak) + " + " + maxCap + " tasks + " + MAX_LOAD
-                    + " pulled + " + m + " CPUs that can be busiest + 2): this variant reached " + env.loop + where);
+                    + " pulled + " + m + " CPUs that can be busiest + 2): this variant reached " + env.loop + where(at));
         }
         if (env.loopBreak < 0 || env.loopMax < 0) {
             throw limit("env.loop_break and env.loop_max must not be negative: this variant set loop_break " + env.loopBreak
-                    + ", loop_max " + env.loopMax + where);
+                    + ", loop_max " + env.loopMax + where(at));
         }
         loop.set(out, env.loop);
         loopBreak.set(out, Math.min(env.loopBreak, horizon));
@@ -391,7 +500,7 @@ final class LbRedoLayout {
     }
 
     /** Writes the runqueues: each CPU's own tasks in list order, tasks it received and the load of the balancing CPU's group. */
-    void storeRqs(long[] out, Sched k, String where) {
+    void storeRqs(long[] out, Sched k, int at) {
         for (int c : d.remote) {
             Rq rq = k.cpuRq(c);
             int l = rq.length();
@@ -411,24 +520,100 @@ final class LbRedoLayout {
             int received = rq.nrRunning - own;
             if (received != 0 && !d.receives[c]) {
                 throw limit("tasks move only to the balancing CPU's group " + LbRedoDecoder.cpuList(d.localSpans[k.level()])
-                        + ": this variant moved one to CPU " + c + where);
+                        + ": this variant moved one to CPU " + c + where(at));
             }
-            put(out, foreign[c], received, "tasks pulled to CPU " + c, "0.." + MAX_LOAD, where);
+            if (!fits(foreign[c], received)) {
+                throw range("tasks pulled to CPU " + c, "0.." + MAX_LOAD, received, at);
+            }
+            foreign[c].set(out, received);
         }
         for (int c : d.home) {
-            put(out, load[c], k.cpuRq(c).nrRunning, "tasks on CPU " + c, "0.." + MAX_LOAD
-                    + " (its own and those pulled to it)", where);
+            int tasks = k.cpuRq(c).nrRunning;
+            if (!fits(load[c], tasks)) {
+                throw range("tasks on CPU " + c, "0.." + maxLoad + " (its own and those pulled to it)", tasks, at);
+            }
+            load[c].set(out, tasks);
         }
     }
 
-    private void put(long[] s, Layout.Field f, long v, String what, String range, String where) {
-        if (v < 0 || v > f.max()) {
-            throw limit("packs " + what + " as " + range + ": this variant reached " + v + where);
-        }
-        f.set(s, v);
+    private static boolean fits(Layout.Field f, long v) {
+        return v >= 0 && v <= f.max();
+    }
+
+    private ModelLimitException range(String what, String range, long v, int at) {
+        return limit("packs " + what + " as " + range + ": this variant reached " + v + where(at));
+    }
+
+    /** Where a limit was hit, for its message: the cut the call stopped at, or its return (-1). */
+    private static String where(int at) {
+        return at < 0 ? " (when load_balance returned)" : " (at " + LoadBalance.LABELS[at] + ")";
     }
 
     private ModelLimitException limit(String msg) {
         return new ModelLimitException(LbRedoFactory.NAME + " (variant " + variant + "): " + msg);
+    }
+
+    /** A field request: its width, and the field once {@link Packer#pack} placed it. */
+    private static final class Slot {
+        final int bits;
+        Layout.Field field;
+
+        Slot(int bits) {
+            this.bits = bits;
+        }
+    }
+
+    /**
+     * Places the fields in as few words as it can: first-fit decreasing into 64-bit words, then
+     * declared word by word, so that {@link Layout}'s sequential packing reproduces the bins (an
+     * item of a later bin never fits the free bits of an earlier one).
+     */
+    private static final class Packer {
+        private final java.util.List<Slot> slots = new java.util.ArrayList<>();
+
+        Slot field(int bits) {
+            Slot s = new Slot(bits);
+            slots.add(s);
+            return s;
+        }
+
+        Slot fieldFor(long maxValue) {
+            return field(Layout.bitsFor(maxValue));
+        }
+
+        /** Places every field; returns the number of words. */
+        int pack() {
+            java.util.List<Slot> order = new java.util.ArrayList<>(slots);
+            order.sort((a, b) -> Integer.compare(b.bits, a.bits));
+            java.util.List<java.util.List<Slot>> bins = new java.util.ArrayList<>();
+            java.util.List<Integer> free = new java.util.ArrayList<>();
+            for (Slot s : order) {
+                if (s.bits == 0) {
+                    continue;
+                }
+                int b = 0;
+                while (b < bins.size() && free.get(b) < s.bits) {
+                    b++;
+                }
+                if (b == bins.size()) {
+                    bins.add(new java.util.ArrayList<>());
+                    free.add(64);
+                }
+                bins.get(b).add(s);
+                free.set(b, free.get(b) - s.bits);
+            }
+            Layout l = new Layout();
+            for (java.util.List<Slot> bin : bins) {
+                for (Slot s : bin) {
+                    s.field = l.field(s.bits);
+                }
+            }
+            for (Slot s : slots) {
+                if (s.bits == 0) {
+                    s.field = l.field(0);
+                }
+            }
+            return l.words();
+        }
     }
 }

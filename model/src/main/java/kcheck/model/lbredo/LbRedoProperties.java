@@ -51,7 +51,7 @@ final class LbRedoProperties {
     }
 
     private String passSummary(long[] s) {
-        int dst = l.dstCpu.getInt(s);
+        int dst = l.dstCpu(s);
         return l.examined.get(s) == 0 ? "no task of busiest was examined"
                 : l.allAffine.get(s) != 0 ? "every examined task was pinned away from CPU " + dst
                 : "a task that may run on CPU " + dst + " was examined";
@@ -69,7 +69,7 @@ final class LbRedoProperties {
     private int worthwhile(long[] s) {
         int b = l.busiest.getInt(s) - 1;
         long cp = l.cpus.get(s);
-        int dst = l.dstCpu.getInt(s);
+        int dst = l.dstCpu(s);
         for (int c : l.d.candidates[l.level.getInt(s)]) {
             if (c == b || (cp & (1L << c)) == 0 || l.pat[c] == null) {
                 continue;
@@ -180,7 +180,7 @@ final class LbRedoProperties {
         @Override
         public String explain(long[] from, int actor, int action, long[] to) {
             int c = worthwhile(from);
-            int dst = l.dstCpu.getInt(from);
+            int dst = l.dstCpu(from);
             return "every task of busiest CPU " + (l.busiest.get(from) - 1) + " is pinned away from CPU " + dst + " and CPU " + c
                     + " still has a task CPU " + dst + " could pull, but load_balance returns instead of redoing";
         }
@@ -252,7 +252,7 @@ final class LbRedoProperties {
         @Override
         public String explain(long[] from, int actor, int action, long[] to) {
             return "a newly idle load_balance on CPU " + l.dst + " migrates a task of busiest CPU " + (l.busiest.get(from) - 1)
-                    + " to CPU " + l.dstCpu.get(from) + ", not to itself: LBF_DST_PINNED moved env.dst_cpu although CPU "
+                    + " to CPU " + l.dstCpu(from) + ", not to itself: LBF_DST_PINNED moved env.dst_cpu although CPU "
                     + l.dst + " is the one going idle";
         }
     }

@@ -8,6 +8,7 @@ import static kcheck.model.lbredo.LoadBalance.REDO;
 
 import java.util.Arrays;
 
+import kcheck.model.Layout;
 import kcheck.model.StateSink;
 import kcheck.model.StepSink;
 
@@ -52,6 +53,8 @@ final class LbRedoSteps {
     private final long[] tmp;
     /** Per remote CPU (by index in {@code d.remote}): the index of the previous CPU of its symmetry class, or -1. */
     private final int[] prevSame;
+    /** Per symmetry class: one of its CPUs can be {@code dst_cpu} (it is in the balancing CPU's group at a higher level). */
+    private final boolean[] classNamesDst;
 
     LbRedoSteps(LbRedoLayout l, LoadBalance impl) {
         this.l = l;
@@ -63,11 +66,25 @@ final class LbRedoSteps {
         this.tmp = new long[l.width];
         this.prevSame = new int[d.remote.length];
         Arrays.fill(prevSame, -1);
-        for (int[] cls : d.classes) {
+        this.classNamesDst = new boolean[d.classes.length];
+        for (int k = 0; k < d.classes.length; k++) {
+            int[] cls = d.classes[k];
             for (int i = 1; i < cls.length; i++) {
                 prevSame[indexOf(cls[i])] = indexOf(cls[i - 1]);
             }
+            for (int c : cls) {
+                classNamesDst[k] |= d.receives[c];
+            }
         }
+    }
+
+    private int classOf(int[] cls) {
+        for (int k = 0; k < d.classes.length; k++) {
+            if (d.classes[k] == cls) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("not a symmetry class");
     }
 
     private int indexOf(int cpu) {
@@ -201,7 +218,7 @@ final class LbRedoSteps {
         for (int c : d.remote) {
             l.pat[c].set(nx, l.pat[c].get(s));
         }
-        l.storeRqs(nx, sched, " (when load_balance returned)");
+        l.storeRqs(nx, sched, -1);
         return WALK_UP;
     }
 
@@ -227,19 +244,28 @@ final class LbRedoSteps {
     private void sortClass(long[] s, int[] cls) {
         int r = cls.length;
         int b = l.busiest.getInt(s) - 1;
-        int dstCpu = l.dstCpu.getInt(s);
-        int newDst = l.newDstCpu.getInt(s) - 1;
+        boolean named = classNamesDst[classOf(cls)];
+        int dstCpu = named ? l.dstCpu(s) : -1;
+        int newDst = named ? l.newDstCpu(s) : -1;
+        boolean receives = d.receives[cls[0]];
         long cp = l.cpus.get(s);
         boolean sorted = true;
         for (int j = 0; j < r; j++) {
             int c = cls[j];
+            int cap = d.cap[c];
             long key = l.pat[c].get(s);
-            key = key * (d.cap[c] + 1) + l.len[c].get(s);
-            for (int i = 0; i < d.cap[c]; i++) {
-                key = key * d.cap[c] + l.entry[c][i].get(s);
+            key = key * (cap + 1) + l.len[c].get(s);
+            Layout.Field[] e = l.entry[c];
+            for (int i = 0; i < cap; i++) {
+                key = key * cap + e[i].get(s);
             }
-            key = key * (LbRedoLayout.MAX_LOAD + 1) + l.foreign[c].get(s);
-            key = key * 16 + ((cp >>> c) & 1) * 8 + (c == b ? 4 : 0) + (c == dstCpu ? 2 : 0) + (c == newDst ? 1 : 0);
+            if (receives) {
+                key = key * (LbRedoLayout.MAX_LOAD + 1) + l.foreign[c].get(s);
+            }
+            key = key * 4 + ((cp >>> c) & 1) * 2 + (c == b ? 1 : 0);
+            if (named) {
+                key = key * 4 + (c == dstCpu ? 2 : 0) + (c == newDst ? 1 : 0);
+            }
             keys[j] = key << 6 | j;
             if (j > 0 && keys[j] < keys[j - 1]) {
                 sorted = false;
@@ -262,7 +288,9 @@ final class LbRedoSteps {
             for (int i = 0; i < d.cap[to]; i++) {
                 l.entry[to][i].set(s, l.entry[from][i].get(tmp));
             }
-            l.foreign[to].set(s, l.foreign[from].get(tmp));
+            if (receives) {
+                l.foreign[to].set(s, l.foreign[from].get(tmp));
+            }
             newCpus = (newCpus & ~(1L << to)) | (((cp >>> from) & 1) << to);
             if (from == b) {
                 newBusiest = to;
@@ -276,7 +304,9 @@ final class LbRedoSteps {
         }
         l.cpus.set(s, newCpus);
         l.busiest.set(s, newBusiest + 1);
-        l.dstCpu.set(s, newDstCpu);
-        l.newDstCpu.set(s, newNewDst + 1);
+        if (named) {
+            l.setDstCpu(s, newDstCpu);
+            l.setNewDstCpu(s, newNewDst);
+        }
     }
 }

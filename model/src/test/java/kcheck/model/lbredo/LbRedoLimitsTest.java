@@ -269,7 +269,7 @@ class LbRedoLimitsTest {
                 return ret;
             }
         };
-        refused(hoarder, params(), "tasks on CPU 1 as 0..3", "reached 4");
+        refused(hoarder, params(), "tasks on CPU 1 as 0..1", "reached 4");
     }
 
     @Test
@@ -285,7 +285,7 @@ class LbRedoLimitsTest {
                 return ret;
             }
         };
-        refused(half, params(), "env.new_dst_cpu must be a CPU while LBF_DST_PINNED is set", "left -1");
+        refused(half, params(), "env.new_dst_cpu must be a CPU of the balancing CPU's group {0,1} while LBF_DST_PINNED is set", "left -1");
     }
 
     @Test
