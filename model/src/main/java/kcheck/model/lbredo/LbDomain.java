@@ -368,14 +368,22 @@ public final class LbDomain {
      * newly idle. One initial state.
      */
     public static LbDomain custom(int cpus, int[] groupOf, long active, long[][] rqMasks, int pulls) {
+        return custom(cpus, groupOf, active, rqMasks, pulls, LbEnv.CPU_NEWLY_IDLE);
+    }
+
+    /** {@link #custom(int, int[], long, long[][], int)} with CPU 0 balancing as {@code idle} ({@link LbEnv#CPU_IDLE}, ...). */
+    public static LbDomain custom(int cpus, int[] groupOf, long active, long[][] rqMasks, int pulls, int idle) {
         long[][][] patterns = new long[cpus][][];
         for (int c = 0; c < cpus; c++) {
             patterns[c] = new long[][] {rqMasks[c] == null ? new long[0] : rqMasks[c].clone()};
         }
         long all = cpus == 64 ? -1L : (1L << cpus) - 1;
         StringBuilder b = new StringBuilder("custom: groups ").append(Arrays.toString(groupOf));
+        if (idle != LbEnv.CPU_NEWLY_IDLE) {
+            b.append(idle == LbEnv.CPU_IDLE ? ", CPU_IDLE" : ", CPU_NOT_IDLE");
+        }
         return new LbDomain(cpus, new Sched.SchedDomain[] {Sched.SchedDomain.of("domain", all, groupOf, false)}, new long[0],
-                active, pulls, patterns, new int[0][], b.toString(), LbEnv.CPU_NEWLY_IDLE, LbEnv.SYSCTL_SCHED_NR_MIGRATE,
+                active, pulls, patterns, new int[0][], b.toString(), idle, LbEnv.SYSCTL_SCHED_NR_MIGRATE,
                 LbEnv.SCHED_NR_MIGRATE_BREAK, "custom");
     }
 

@@ -488,7 +488,7 @@ final class LbRedoLayout {
         if (env.loop < 0 || env.loop > horizon) {
             throw limit("keeps env.loop exact up to " + horizon + " (SCHED_NR_MIGRATE_BREAK "
                     + Math.max(LbEnv.SCHED_NR_MIGRATE_BREAK, d.migrateBreak) + " + " + maxCap + " tasks + " + MAX_LOAD
-                    + " pulled + " + m + " CPUs that can be busiest + 2): this variant reached " + env.loop + where(at));
+                    + " received + " + m + " CPUs that can be busiest + 2): this variant reached " + env.loop + where(at));
         }
         if (env.loopBreak < 0 || env.loopMax < 0) {
             throw limit("env.loop_break and env.loop_max must not be negative: this variant set loop_break " + env.loopBreak
