@@ -95,7 +95,7 @@ final class ResultBuilder {
                         m.id() + " of " + m.componentName(k) + " reaches " + max[k]);
             }
         }
-        MetricResult mr = new MetricResult(names, max, witnesses, m.bound());
+        MetricResult mr = new MetricResult(names, max, witnesses, m.bound(), m.saturation());
         Violation v = c.metricViolations[i];
         if (v != null) {
             TraceRebuilder.Path path = traces.path(v.stateId(), List.of(), null);
