@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code kcheck check MODEL ...}: explore one model instance and report verdicts, figures, traces. */
-@Command(name = "check", description = "Check the properties of one model variant.")
+@Command(name = "check", mixinStandardHelpOptions = true, description = "Check the properties of one model variant.")
 final class CheckCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "MODEL", description = "rq-lock, cpudl, rwsem-owner, lb-redo")

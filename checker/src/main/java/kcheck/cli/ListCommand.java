@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code kcheck list}: the models, their variants, parameters and properties. */
-@Command(name = "list", description = "List models, variants, parameters and properties.")
+@Command(name = "list", mixinStandardHelpOptions = true, description = "List models, variants, parameters and properties.")
 final class ListCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "print JSON")

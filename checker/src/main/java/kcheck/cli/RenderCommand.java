@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code kcheck render TRACE.json [--format text|html|dot] [-o FILE]}. */
-@Command(name = "render", description = "Render a trace: text timeline, self-contained HTML viewer, or Graphviz DOT.")
+@Command(name = "render", mixinStandardHelpOptions = true, description = "Render a trace: text timeline, self-contained HTML viewer, or Graphviz DOT.")
 final class RenderCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "TRACE.json")

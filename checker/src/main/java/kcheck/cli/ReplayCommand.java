@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
  * Exit 1 if the recorded violation reproduces, 0 if the trace is refused (with the first step
  * that is not possible), 2 for a malformed or incompatible trace or an unusable variant file.
  */
-@Command(name = "replay", description = "Re-execute a trace on its variant or another one (the regression proof).")
+@Command(name = "replay", mixinStandardHelpOptions = true, description = "Re-execute a trace on its variant or another one (the regression proof).")
 final class ReplayCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "TRACE.json")

@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
  * {@code kcheck verify}: run the catalogue in the baseline file, print the verdict table, exit 0
  * only if every verdict equals its baseline.
  */
-@Command(name = "verify", description = "Run the baseline catalogue and compare every verdict with it.")
+@Command(name = "verify", mixinStandardHelpOptions = true, description = "Run the baseline catalogue and compare every verdict with it.")
 final class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--baseline", paramLabel = "FILE", description = "expected verdicts (default kcheck-baseline.json)")
