@@ -153,7 +153,6 @@ public final class HtmlRenderer {
                 for (var j = 0; j <= n; j++) {
                   var col = sv("rect", { x: left + j * cw, y: 0, width: cw, height: y, fill: "transparent", "class": "col" });
                   col.dataset.step = j;
-                  col.addEventListener("click", function (e) { show(+e.target.dataset.step); });
                   svg.appendChild(col);
                   svg.appendChild(sv("text", { x: left + j * cw + cw / 2, y: 12, "text-anchor": "middle", fill: "#777" }, String(j)));
                 }
@@ -184,7 +183,12 @@ public final class HtmlRenderer {
                     });
                   });
                 });
-                marker = sv("rect", { x: left, y: 1, width: cw, height: y - 2, fill: "none", stroke: "#1565c0", "stroke-width": 2, id: "lockcursor" });
+                svg.addEventListener("click", function (e) {
+                  var j = Math.floor((e.clientX - svg.getBoundingClientRect().left - left) / cw);
+                  if (j >= 0 && j <= n) show(j);
+                });
+                marker = sv("rect", { x: left, y: 1, width: cw, height: y - 2, fill: "none", stroke: "#1565c0", "stroke-width": 2,
+                  id: "lockcursor", "pointer-events": "none" });
                 svg.appendChild(marker);
                 marker.dataset.left = left; marker.dataset.cw = cw;
                 var key = document.createElement("p"); key.className = "note";
