@@ -45,6 +45,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        Interrupts.install();
         System.exit(run(args));
     }
 

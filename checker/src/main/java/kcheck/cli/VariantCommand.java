@@ -45,15 +45,21 @@ final class VariantCommand implements Runnable {
         @Option(names = "--from", paramLabel = "V", description = "the built-in variant to copy (default after)")
         String from = "after";
 
-        @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", description = "directory to write into (default: the current one)")
+        @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", description = "directory to write into, created if missing "
+                + "(default: the current one)")
         Path dir = Path.of("");
 
         @Override
         public Integer call() {
             ModelFactory f = Models.get(model);
             Path d = dir.toAbsolutePath().normalize();
-            if (!Files.isDirectory(d)) {
-                throw new UsageException("-o " + dir + ": directory does not exist");
+            if (Files.exists(d) && !Files.isDirectory(d)) {
+                throw new UsageException("-o " + dir + ": not a directory");
+            }
+            try {
+                Files.createDirectories(d);
+            } catch (IOException e) {
+                throw new UsageException("-o " + dir + ": cannot create the directory (" + e.getMessage() + ")");
             }
             String cls = VariantSource.className(name);
             Path target = d.resolve(cls + ".java");

@@ -13,6 +13,17 @@ public record MetricResult(List<String> components, long[] max, RawTrace[] witne
         this(components, max, witnesses, bound, Long.MAX_VALUE);
     }
 
+    /**
+     * A maximum as reports print it: the number, or for a value at the saturation
+     * {@code "≥ k (saturated: unbounded in this model)"}.
+     */
+    public String format(long value) {
+        if (value == Long.MIN_VALUE) {
+            return "-";
+        }
+        return value >= saturation ? "\u2265 " + value + " (saturated: unbounded in this model)" : Long.toString(value);
+    }
+
     /** True if component {@code c} reached the saturation value: its true maximum is unbounded in the model. */
     public boolean saturated(int c) {
         return max[c] != Long.MIN_VALUE && max[c] >= saturation;

@@ -102,7 +102,7 @@ final class ResultBuilder {
             return new PropertyResult(m.id(), m.kind(), m.description(), Verdict.VIOLATED, v.message(),
                     path.toTrace(-1, path.actors.size(), v.message()), mr);
         }
-        String msg = (complete ? "maximum " : "maximum so far ") + mr.overall();
+        String msg = (complete ? "maximum " : "maximum so far ") + mr.format(mr.overall());
         return new PropertyResult(m.id(), m.kind(), m.description(), open(), msg, null, mr);
     }
 

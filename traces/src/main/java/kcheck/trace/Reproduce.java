@@ -72,7 +72,7 @@ public final class Reproduce {
     }
 
     /** Appends {@code parts} as one shell command, breaking lines with " \" so none exceeds {@code width}. */
-    static void shell(StringBuilder out, List<String> parts, int width, String first, String rest) {
+    public static void shell(StringBuilder out, List<String> parts, int width, String first, String rest) {
         StringBuilder line = new StringBuilder(first);
         boolean empty = true;
         for (String p : parts) {

@@ -3,8 +3,8 @@ package kcheck.trace;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Line wrapping shared by the text renderers. */
-final class Text {
+/** Line wrapping shared by the text renderers (and the command line's mail report). */
+public final class Text {
     private Text() {
     }
 
@@ -12,7 +12,7 @@ final class Text {
      * Splits {@code s} into lines of at most {@code width} characters, at spaces where possible
      * (a word longer than a line is cut); lines after the first start with {@code indent}.
      */
-    static List<String> wrap(String s, int width, String indent) {
+    public static List<String> wrap(String s, int width, String indent) {
         List<String> out = lines(s, width, "", indent);
         if (out.isEmpty()) {
             out.add("");
@@ -24,7 +24,7 @@ final class Text {
      * Appends {@code text} as a paragraph of lines of at most {@code width} characters: the first
      * line starts with {@code first}, the others with {@code rest}. Nothing for empty text.
      */
-    static void para(StringBuilder out, String text, int width, String first, String rest) {
+    public static void para(StringBuilder out, String text, int width, String first, String rest) {
         for (String l : lines(text, width, first, rest)) {
             out.append(rstrip(l)).append('\n');
         }

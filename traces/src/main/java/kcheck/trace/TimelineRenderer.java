@@ -20,7 +20,7 @@ public final class TimelineRenderer {
     private static final int MAX_COLUMN = 46;
     private static final int MIN_COLUMN = 24;
     /** Below this a column is unreadable: the compact form is used instead. */
-    private static final int MIN_READABLE = 16;
+    private static final int MIN_READABLE = 20;
 
     private TimelineRenderer() {
     }
