@@ -118,11 +118,12 @@ final class CheckCommand implements Callable<Integer> {
         List<Path> targets = traceTargets(m);
         MetricsCsv.checkTarget(metricsCsv, force);
         Options run = options.withListener(ProgressPrinter.create(quiet, progressInterval));
+        int cols = width != null ? width : Terminal.width();
         if (!quiet) {
             /* the header before the search: on stdout for text, on stderr when stdout carries a document (json, mail) */
             PrintStream head = fmt.equals("text") ? System.out : System.err;
             Report.header(head, m, vf);
-            Report.plan(head, m, run, properties.isEmpty());
+            Report.plan(head, m, run, properties.isEmpty(), fmt.equals("text") ? cols : kcheck.trace.MailRenderer.WIDTH);
             head.flush();
         }
         RunResult r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
@@ -148,7 +149,7 @@ final class CheckCommand implements Callable<Integer> {
             Report.figures(out, r);
             Report.verdicts(out, r);
             Report.metrics(out, r);
-            Report.timelines(out, r, seed, !properties.isEmpty(), label, width != null ? width : Terminal.width());
+            Report.timelines(out, r, seed, !properties.isEmpty(), label, cols);
             for (Map.Entry<String, Path> e : written.entrySet()) {
                 out.println("trace of " + e.getKey() + " written to " + e.getValue());
             }

@@ -36,11 +36,12 @@ final class Report {
      * What the search will do, printed before it starts: strategy, store, workers, reductions,
      * limits, and the properties checked (with the opt-in ones left out of a default selection).
      */
-    static void plan(PrintStream out, Model m, Options o, boolean defaultSelection) {
+    static void plan(PrintStream out, Model m, Options o, boolean defaultSelection, int width) {
         List<String> red = o.reductions() ? m.reductions() : List.of();
-        out.println("search: " + o.strategy().name().toLowerCase(Locale.ROOT) + ", " + o.store().name().toLowerCase(Locale.ROOT)
-                + " store, " + o.workers() + " worker" + (o.workers() > 1 ? "s" : "") + ", reductions: "
-                + (red.isEmpty() ? "none" : String.join("; ", red)));
+        StringBuilder b = new StringBuilder();
+        kcheck.trace.Text.para(b, "search: " + o.strategy().name().toLowerCase(Locale.ROOT) + ", "
+                + o.store().name().toLowerCase(Locale.ROOT) + " store, " + o.workers() + " worker" + (o.workers() > 1 ? "s" : "")
+                + ", reductions: " + (red.isEmpty() ? "none" : String.join("; ", red)), width, "", "  ");
         List<String> limits = new java.util.ArrayList<>();
         if (o.maxStates() != Options.DEFAULT_MAX_STATES) {
             limits.add(Format.count(o.maxStates()) + " states");
@@ -49,7 +50,7 @@ final class Report {
             limits.add(kcheck.engine.Durations.format(o.timeLimit()));
         }
         limits.add("memory " + Format.bytes(o.memoryBytes()));
-        out.println("limits: " + String.join(", ", limits));
+        b.append("limits: ").append(String.join(", ", limits)).append('\n');
         StringBuilder props = new StringBuilder("properties: ");
         props.append(String.join(", ", m.properties().stream().map(kcheck.model.Property::id).toList()));
         if (defaultSelection) {
@@ -59,7 +60,8 @@ final class Report {
                 props.append(" (opt-in, checked only when named: ").append(String.join(", ", optIn)).append(')');
             }
         }
-        out.println(props);
+        kcheck.trace.Text.para(b, props.toString(), width, "", "  ");
+        out.print(b);
     }
 
     static void search(PrintStream out, RunResult r) {

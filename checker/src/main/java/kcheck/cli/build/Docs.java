@@ -61,7 +61,6 @@ public final class Docs {
         Files.writeString(completion.resolve("_kcheck"), "#compdef kcheck\n# zsh: picocli's completion script runs on zsh's "
                 + "bash-completion emulation\nautoload -U +X compinit && compinit\nautoload -U +X bashcompinit && bashcompinit\n"
                 + bash, StandardCharsets.UTF_8);
-        System.out.println("kcheck docs: " + specs.size() + " man pages, bash and zsh completion, " + label);
     }
 
     private static void collect(CommandSpec s, List<CommandSpec> out) {
