@@ -86,9 +86,9 @@ class ReadmeCommandsTest {
         return out;
     }
 
-    /** A line with its numbers and hashes masked. */
+    /** A line with its numbers, hashes and the git revision masked. */
     static String shape(String line) {
-        return line.replaceAll("[0-9a-f]{64}", "<hash>").replaceAll("(?<![A-Za-z])\\d[\\d,.]*", "#").stripTrailing();
+        return line.replaceAll("[0-9a-f]{64}", "<hash>").replaceAll("\\(git [0-9a-f]{7,40}(\\+dirty)?\\)", "(git <revision>)").replaceAll("(?<![A-Za-z0-9.,])\\d[\\d,.]*", "#").stripTrailing();
     }
 
     @Test
