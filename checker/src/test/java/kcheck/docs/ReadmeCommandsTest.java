@@ -144,8 +144,10 @@ class ReadmeCommandsTest {
     record Result(int exit, String out, String err) {
     }
 
+    /** One README command as its own JVM (quick start-up flags: these runs are short) in {@code cwd}. */
     private static Result run(Path cwd, String args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(split(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
