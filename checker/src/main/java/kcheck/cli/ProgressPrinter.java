@@ -19,6 +19,7 @@ final class ProgressPrinter implements ProgressListener {
     private final boolean terminal;
     private final double interval;
     private double nextLine;
+    private double lastSeconds;
     private boolean printed;
 
     ProgressPrinter(PrintStream err, boolean terminal, double interval) {
@@ -59,6 +60,10 @@ final class ProgressPrinter implements ProgressListener {
             printed = true;
             return;
         }
+        if (p.seconds() < lastSeconds) {
+            nextLine = interval; /* a new search (verify runs one per group): its clock starts again */
+        }
+        lastSeconds = p.seconds();
         if (p.seconds() + 1e-9 < nextLine) {
             return;
         }

@@ -199,6 +199,10 @@ class UsabilityCliTest {
                 + "queue 50, depth 10, store 1.0 MiB");
         assertThat(lines.get(2)).startsWith("kcheck: progress at 30 s: 30,000 distinct states");
         assertThat(buf.toString(StandardCharsets.UTF_8)).doesNotContain("\r");
+        p.progress(new ProgressListener.Progress(5, 5, 0, 1, 1, 1024));
+        p.progress(new ProgressListener.Progress(50, 50, 0, 2, 10, 1024));
+        assertThat(buf.toString(StandardCharsets.UTF_8).lines().toList()).as("the next search starts its clock at 0 again")
+                .hasSize(4).last().asString().startsWith("kcheck: progress at 10 s: 50 distinct states");
     }
 
     @Test
