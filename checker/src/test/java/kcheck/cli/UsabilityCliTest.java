@@ -41,6 +41,7 @@ class UsabilityCliTest {
         "list --help|Usage: kcheck list|--json",
         "variant --help|Usage: kcheck variant|new",
         "variant new --help|Usage: kcheck variant new|--output-dir",
+        "simulate --help|Usage: kcheck simulate|--runs",
         "--help|Usage: kcheck|Exit codes"})
     void everySubcommandHasHelpDespiteRequiredParameters(String args, String usage, String option) {
         Cli c = Cli.run(args.split(" "));

@@ -32,8 +32,9 @@ import kcheck.cli.Main;
  * --property fifo-entry} runs at {@code --cpus 3} (4 CPUs explore about a million states; the
  * README's claim, exit 0, is the same). Not run here, and why: {@code $ ./kcheck bench} (a benchmark of about 80 s: its figures are
  * measured by running it, see Performance) and {@code $ $EDITOR} (a person edits the file). The
- * command-only block of "Set up" ({@code ./kcheck verify}, {@code mvn -B verify}) is what CI runs
- * itself; {@code verify} is covered by VerifyCommandTest.
+ * command-only blocks (no {@code $} prompt) are not run either: "Set up" ({@code ./kcheck verify},
+ * {@code mvn -B verify}) is what CI runs itself and {@code verify} is covered by VerifyCommandTest;
+ * the {@code kcheck simulate} examples (10,000 runs each) are covered by the simulation's own tests.
  */
 class ReadmeCommandsTest {
     static final Path README = Path.of("..", "README.md");
