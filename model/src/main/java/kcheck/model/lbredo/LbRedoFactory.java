@@ -18,7 +18,7 @@ import kcheck.model.VariantInfo;
 
 /**
  * {@code lb-redo}: the bounded redo of {@code load_balance()} (kernel/sched/fair.c, v5.11, the
- * RFC of 2021-01-25 (https://lore.kernel.org/r/1611554578-6464-1-git-send-email-aubrey.li@intel.com),
+ * RFC of 2021-01-25 (https://lore.kernel.org/lkml/1611554578-6464-1-git-send-email-aubrey.li@intel.com/),
  * v5.13 with acb4decc1e90, and {@code sched_balance_rq()} of v6.12), with its real bugs. See
  * docs/models/lb-redo.md.
  */
@@ -150,6 +150,7 @@ public final class LbRedoFactory implements ModelFactory {
     }
 
     /** The notations of lb-redo's trace fields, one line each. */
+    @Override
     public List<String> legend() {
         return LbRedoDecoder.legend();
     }
