@@ -117,11 +117,11 @@ public final class LbRedoFactory implements ModelFactory {
     @Override
     public List<ParamSpec> params() {
         return List.of(
-                ParamSpec.integer("cpus", 4, 2, 16, "CPUs in the scheduling domain (CPU 0 balances)"),
-                ParamSpec.integer("groups", 2, 2, 16, "sched groups, contiguous, near-equal; CPU 0's is the local one"),
+                ParamSpec.integer("cpus", 4, 2, 16, "CPUs of the machine (CPU 0 balances; with topology=flat, the domain)"),
+                ParamSpec.integer("groups", 2, 2, 16, "sched groups of the top domain, contiguous, near-equal; CPU 0's is the local one"),
                 ParamSpec.choice("scenario", "race: free tasks and concurrent pulls; pinned: pinned tasks, no pulls; "
                         + "all: both", LbDomain.ALL, LbDomain.RACE, LbDomain.PINNED),
-                ParamSpec.integer("tasks", 2, 2, 4, "tasks per busy CPU outside the local group"),
+                ParamSpec.integer("tasks", 2, 2, 4, "tasks per busy CPU (a CPU that can be the busiest queue at some level)"),
                 new ParamSpec("pulls", "auto", "pulls other CPUs make concurrently (auto: 1 for race and all, 0 for pinned)",
                         0, 0, PULLS),
                 ParamSpec.choice("topology", "flat: one domain; smt: CPU 0 balances its SMT pair, then the MC domain of "
