@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
  * states/s, bytes/state, wall time and workers. Speed is measured here (and by JMH), never by
  * timed unit tests.
  */
-@Command(name = "bench", description = "Benchmark the engine on a fixed set of model runs.")
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the engine on a fixed set of model runs.")
 final class BenchCommand implements Callable<Integer> {
 
     /**
@@ -62,7 +62,9 @@ final class BenchCommand implements Callable<Integer> {
             new Entry("rq-lock", "v6.12", Map.of("cpus", "4", "lock", "qspinlock"), "safety", RQ_SAFETY),
             new Entry("cpudl", "after", Map.of("cpus", "4")),
             new Entry("rwsem-owner", "after", Map.of()),
-            new Entry("lb-redo", "before", Map.of()));
+            new Entry("lb-redo", "before", Map.of()),
+            new Entry("lb-redo", "before", Map.of("cpus", "16", "groups", "16", "scenario", "pinned")),
+            new Entry("lb-redo", "v6.12", Map.of("cpus", "6", "groups", "2", "topology", "cluster")));
 
     private static List<String> concat(List<String> a, String b) {
         List<String> out = new ArrayList<>(a);

@@ -76,6 +76,45 @@ final class RqLockDecoder {
         return prog.inside[g] ? "dlb(busiest=rq" + prog.busiest[g] + "): " + what : what;
     }
 
+    /**
+     * Per runqueue lock: the CPUs whose held set contains it, and the CPUs waiting for it: under
+     * ticket locks those with a ticket taken, in ticket order (the order they will be served);
+     * otherwise those spinning in the lock's slowpath or test-and-set loop while another CPU holds
+     * it (no order the model tracks).
+     */
+    void locks(long[] s, kcheck.model.LockSink out) {
+        boolean ticket = lock instanceof TicketSpinlock;
+        for (int l = 0; l < n; l++) {
+            if (!prog.config.used(l)) {
+                continue;
+            }
+            int[] holders = new int[n];
+            int nh = 0;
+            Integer[] waiting = new Integer[n];
+            int nw = 0;
+            for (int c = 0; c < n; c++) {
+                int g = lay.g(s, c);
+                if ((prog.held[g] & (1 << l)) != 0) {
+                    holders[nh++] = c;
+                } else if (prog.op[g] == RqLockProgram.LOCK && prog.lock[g] == l && prog.pcWaiting[lay.sub[c].getInt(s)]) {
+                    waiting[nw++] = c;
+                }
+            }
+            if (!ticket && nh == 0) {
+                nw = 0;
+            }
+            Integer[] w = java.util.Arrays.copyOf(waiting, nw);
+            if (ticket) {
+                final int lockIndex = l;
+                int mask = TicketSpinlock.mask(TicketSpinlock.BITS);
+                java.util.Arrays.sort(w, java.util.Comparator.comparingInt(c -> (lay.reg[c][TicketSpinlock.TICKET].getInt(s)
+                        - lay.word[lockIndex][TicketSpinlock.SERVING].getInt(s)) & mask));
+            }
+            out.lock("rq" + l, java.util.Arrays.copyOf(holders, nh), java.util.Arrays.stream(w).mapToInt(Integer::intValue).toArray(),
+                    ticket);
+        }
+    }
+
     void decode(long[] s, FieldSink out) {
         RqSpinlock.Shape shape = lay.shape;
         for (int c = 0; c < n; c++) {

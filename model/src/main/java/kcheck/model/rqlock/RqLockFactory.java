@@ -159,6 +159,7 @@ public final class RqLockFactory implements ModelFactory {
                     + "other locks' node steps are never reduced.");
 
     /** One line per notation of the rq-lock traces, for renderers and {@code kcheck list}. */
+    @Override
     public List<String> legend() {
         return RqLockDecoder.LEGEND;
     }

@@ -139,6 +139,11 @@ final class RqLockModel implements Model {
     }
 
     @Override
+    public void locks(long[] s, kcheck.model.LockSink out) {
+        decoder.locks(s, out);
+    }
+
+    @Override
     public List<Property> properties() {
         return properties;
     }
