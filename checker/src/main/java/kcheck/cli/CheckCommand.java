@@ -72,8 +72,13 @@ final class CheckCommand implements Callable<Integer> {
         VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
         Model m = Instances.create(model, variant == null ? "after" : variant, vf, cpus, params, properties);
         List<Path> targets = traceTargets(m);
-        Options run = options.withListener(ProgressPrinter.create(quiet));
-        RunResult r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+        Options run = options.withListener(search.withCheckpointNotes(ProgressPrinter.create(quiet)));
+        RunResult r;
+        try {
+            r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+        } catch (kcheck.engine.CheckpointException e) {
+            throw new UsageException(e.getMessage());
+        }
         ProgressPrinter.done(run.listener());
         Long seed = run.strategy() == Strategy.RANDOM ? run.seed() : null;
         String label = vf == null ? null : vf.label();

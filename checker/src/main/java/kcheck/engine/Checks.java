@@ -162,4 +162,71 @@ final class Checks {
             allSafetyViolated = true;
         }
     }
+
+    /** Writes what was found so far (a checkpoint of the disk search). */
+    synchronized void write(java.io.DataOutputStream out) throws java.io.IOException {
+        writeAll(out, invariantViolations);
+        writeAll(out, stepViolations);
+        writeAll(out, metricViolations);
+        writeOne(out, deadlockViolation);
+        for (int m = 0; m < metrics.length; m++) {
+            for (int c = 0; c < max[m].length; c++) {
+                out.writeLong(max[m][c]);
+                out.writeLong(witness[m][c]);
+                out.writeInt(witnessDepth[m][c]);
+            }
+        }
+        out.writeInt(open);
+        out.writeBoolean(allSafetyViolated);
+    }
+
+    /** Restores what {@link #write} wrote (same model and properties). */
+    synchronized void read(java.io.DataInputStream in) throws java.io.IOException {
+        readAll(in, invariantViolations);
+        readAll(in, stepViolations);
+        readAll(in, metricViolations);
+        deadlockViolation = readOne(in);
+        for (int m = 0; m < metrics.length; m++) {
+            for (int c = 0; c < max[m].length; c++) {
+                max[m][c] = in.readLong();
+                witness[m][c] = in.readLong();
+                witnessDepth[m][c] = in.readInt();
+            }
+        }
+        open = in.readInt();
+        allSafetyViolated = in.readBoolean();
+    }
+
+    private static void writeAll(java.io.DataOutputStream out, Violation[] vs) throws java.io.IOException {
+        out.writeInt(vs.length);
+        for (Violation v : vs) {
+            writeOne(out, v);
+        }
+    }
+
+    private static void writeOne(java.io.DataOutputStream out, Violation v) throws java.io.IOException {
+        out.writeBoolean(v != null);
+        if (v != null) {
+            out.writeLong(v.stateId());
+            out.writeInt(v.ordinal());
+            out.writeInt(v.depth());
+            out.writeUTF(v.message().length() > 20_000 ? v.message().substring(0, 20_000) : v.message());
+        }
+    }
+
+    private static void readAll(java.io.DataInputStream in, Violation[] vs) throws java.io.IOException {
+        if (in.readInt() != vs.length) {
+            throw new java.io.IOException("checkpoint was written for other properties");
+        }
+        for (int i = 0; i < vs.length; i++) {
+            vs[i] = readOne(in);
+        }
+    }
+
+    private static Violation readOne(java.io.DataInputStream in) throws java.io.IOException {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        return new Violation(in.readLong(), in.readInt(), in.readInt(), in.readUTF());
+    }
 }

@@ -12,10 +12,15 @@ public final class Engine {
 
     public static RunResult check(Model model, Options options) {
         return switch (options.strategy()) {
-            case BFS -> shortest(model, options, new Bfs(model, options).run());
+            case BFS -> shortest(model, options, options.store() == StoreMode.DISK && !hasProgress(model)
+                    ? new DiskBfs(model, options).run() : new Bfs(model, options).run());
             case DFS -> new Dfs(model, options).run();
             case RANDOM -> new RandomWalk(model, options).run();
         };
+    }
+
+    private static boolean hasProgress(Model m) {
+        return m.properties().stream().anyMatch(p -> p instanceof kcheck.model.Progress);
     }
 
     /**
@@ -39,7 +44,13 @@ public final class Engine {
         }
         Options again = options.withPartialOrder(false).withMaxDepth(deepest + 1).withWorkers(1)
                 .withStore(StoreMode.FINGERPRINT).withListener(ProgressListener.NONE).withMaxStates(Options.DEFAULT_MAX_STATES);
-        RunResult a = new Bfs(model, again).run();
+        RunResult a;
+        if (options.store() == StoreMode.DISK) {
+            /* beyond RAM: search again on disk too, in a directory of its own that is deleted afterwards */
+            a = new DiskBfs(model, again.withStore(StoreMode.DISK).withDisk(Options.Disk.NONE)).run();
+        } else {
+            a = new Bfs(model, again).run();
+        }
         java.util.List<PropertyResult> out = new java.util.ArrayList<>();
         boolean all = true;
         for (PropertyResult p : r.properties()) {

@@ -39,6 +39,17 @@ abstract class Expander implements StepSink {
     /** States expanded with an ample set of one actor instead of every enabled step. */
     long reduced;
 
+    /**
+     * The disk search's id source and trace-link writer for this worker (null: ids come from the
+     * store and links go to {@link Search#links}).
+     */
+    kcheck.engine.store.DiskLinks.Writer ids;
+    /**
+     * The store's "new" may be a state stored elsewhere (the disk search's runs, a saturated
+     * table): for the cycle proviso such a successor counts as already visited (conservative).
+     */
+    boolean unsure;
+
     Expander(Search search) {
         this.search = search;
         this.model = search.options.workers() > 1 ? search.model.fork() : search.model;
@@ -134,7 +145,10 @@ abstract class Expander implements StepSink {
             System.arraycopy(batch, k * w, one, 0, w);
             long sid = store.add(one, hashes[k]);
             if (sid >= 0) {
-                if (!search.links.set(sid, id, k)) {
+                if (ids != null) {
+                    sid = ids.add(id, k);
+                    present |= unsure;
+                } else if (!search.links.set(sid, id, k)) {
                     search.limit("memory budget");
                     return false;
                 }

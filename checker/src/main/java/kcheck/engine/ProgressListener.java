@@ -7,6 +7,10 @@ public interface ProgressListener {
 
     void progress(Progress p);
 
+    /** The disk search wrote a checkpoint into {@code dir} (at {@code states} states, BFS depth {@code depth}), taking {@code seconds}. */
+    default void checkpoint(java.nio.file.Path dir, long states, int depth, double seconds) {
+    }
+
     /** A snapshot: distinct states, transitions, states waiting, current depth, seconds, bytes used. */
     record Progress(long states, long transitions, long queued, int depth, double seconds, long bytes) {
         public double statesPerSecond() {
