@@ -63,6 +63,7 @@ final class DiskBfs extends Search {
     private final DiskLinks dlinks;
     private final List<String> runs = new ArrayList<>();
     private final List<Long> runKeys = new ArrayList<>();
+    private int merges;
     private final int sortPairs;
     private PairSorter sorter;
 
@@ -80,6 +81,8 @@ final class DiskBfs extends Search {
     private int gen;
     private String ramFile;
     private final List<Path> retired = new ArrayList<>();
+    /** Runs already forced to disk by a checkpoint. */
+    private final Set<String> synced = new HashSet<>();
 
     private volatile boolean pause;
     private volatile boolean terminate;
@@ -189,8 +192,13 @@ final class DiskBfs extends Search {
             boolean exhausted;
             try {
                 exhausted = search();
+                if (checkpointing && !terminate && next == null) {
+                    /* the end state: resuming it gives this result at once, and the retired files can go */
+                    checkpoint(0);
+                }
             } catch (IOException | UncheckedIOException e) {
-                limit("disk error in " + dir + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+                Throwable c = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+                limit("disk error in " + dir + ": " + (c.getMessage() != null ? c.getMessage() : c.getClass().getSimpleName()));
                 exhausted = false;
             }
             for (Worker wk : pool) {
@@ -365,11 +373,11 @@ final class DiskBfs extends Search {
                 return 0;
             }
             bitmap = new long[(int) words];
-            String liveRun = saturated ? "run-" + runs.size() + "-live.keys" : null;
+            String liveRun = saturated ? "run-" + (++merges) + "-live.keys" : null;
             dead = antiJoin(next, bitmap, base, liveRun);
         }
         if (saturated) {
-            String name = "run-" + runs.size() + "-ram.keys";
+            String name = "run-" + (++merges) + "-ram.keys";
             try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
                 ram.forEachSorted(wr);
                 runKeys.add(wr.count());
@@ -377,6 +385,9 @@ final class DiskBfs extends Search {
             runs.add(name);
             ram.clear();
             reseed(next, bitmap, base);
+        }
+        if (runs.size() > MAX_RUNS) {
+            mergeRuns();
         }
         long live = records - dead;
         states += live;
@@ -448,6 +459,25 @@ final class DiskBfs extends Search {
             }
         }
         return dead[0];
+    }
+
+    /** Runs beyond which they are merged into one (each level's check reads every run). */
+    private static final int MAX_RUNS = 12;
+
+    private void mergeRuns() throws IOException {
+        List<Path> in = new ArrayList<>();
+        for (String r : runs) {
+            in.add(dir.resolve(r));
+        }
+        String name = "run-" + (++merges) + "-merged.keys";
+        long n = KeyRun.Reader.merge(in, dir.resolve(name));
+        for (Path p : in) {
+            retire(p);
+        }
+        runs.clear();
+        runKeys.clear();
+        runs.add(name);
+        runKeys.add(n);
     }
 
     /** Puts the live states of the new level back into the emptied table (the next level revisits them most). */
@@ -575,9 +605,16 @@ final class DiskBfs extends Search {
             ram.write(out);
         }
         Path tmp = dir.resolve("checkpoint.tmp");
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve(ramName),
-                java.nio.file.StandardOpenOption.WRITE)) {
-            ch.force(true);
+        kcheck.engine.store.FileIo.force(dir.resolve(ramName));
+        for (String r : runs) {
+            if (synced.add(r)) {
+                kcheck.engine.store.FileIo.force(dir.resolve(r));
+            }
+        }
+        for (Path p : cur.paths()) {
+            if (synced.add(p.getFileName().toString()) && Files.exists(p)) {
+                kcheck.engine.store.FileIo.force(p);
+            }
         }
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16))) {
             out.writeLong(MAGIC);
@@ -617,12 +654,11 @@ final class DiskBfs extends Search {
                 out.writeLong(runKeys.get(i));
             }
             out.writeUTF(ramName);
+            out.writeInt(merges);
             checks.write(out);
             out.writeLong(MAGIC);
         }
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
+        kcheck.engine.store.FileIo.force(tmp);
         Files.move(tmp, dir.resolve("checkpoint.bin"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         if (ramFile != null) {
             delete(dir.resolve(ramFile));
@@ -635,7 +671,9 @@ final class DiskBfs extends Search {
         pause = false;
         long took = System.nanoTime() - t0;
         lastCheckpointNanos = took;
-        nextCheckpoint = System.nanoTime() + Math.max(options.disk().every().toNanos(), 10 * took);
+        long every = options.disk().every().toNanos();
+        /* a zero interval (tests) means at every chance; else at least ten times what this one took */
+        nextCheckpoint = System.nanoTime() + (every == 0 ? 0 : Math.max(every, 10 * took));
         options.listener().checkpoint(dir, states(), depth, took / 1e9);
     }
 
@@ -681,6 +719,7 @@ final class DiskBfs extends Search {
                 runKeys.add(in.readLong());
             }
             ramFile = in.readUTF();
+            merges = in.readInt();
             checks.read(in);
             if (in.readLong() != MAGIC) {
                 throw new CheckpointException(manifest + " is truncated");

@@ -68,6 +68,7 @@ final class DiskFrontier {
         private final ByteBuffer bytes = ByteBuffer.allocate(RECORDS * rec * 8).order(ByteOrder.LITTLE_ENDIAN);
         private int n;
         private long pos;
+        private boolean closed;
 
         private Writer(int file, Path path) {
             this.file = file;
@@ -106,6 +107,9 @@ final class DiskFrontier {
 
         /** Flushes and forces the file to disk. */
         void sync() {
+            if (closed) {
+                return;
+            }
             flush();
             try {
                 ch.force(false);
@@ -116,7 +120,11 @@ final class DiskFrontier {
 
         @Override
         public void close() {
+            if (closed) {
+                return;
+            }
             flush();
+            closed = true;
             try {
                 ch.close();
             } catch (IOException e) {

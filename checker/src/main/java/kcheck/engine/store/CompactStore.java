@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * tables (quotienting: those bits are not stored), and a slot keeps the other 48 bits in 6 bytes.
  * A table's slot index is computed from the stored bits, so a table can be rebuilt larger without
  * the states. Tables grow by 1.2x at load 0.9, so the load stays in [0.75, 0.9]: 6.7 to 8 bytes
- * per state once tables are past their first kilobytes. Two states with the same 64-bit hash are
+ * per state, plus 32 bytes per table (2 MiB in all) for the tables' own objects. Two states with the same 64-bit hash are
  * taken for one (hash compaction, as in TLC): the probability that a state was omitted is reported
  * ({@link FingerprintStore#omissionProbability}).
  *
@@ -228,7 +228,7 @@ public final class CompactStore implements StateStore {
     private boolean grow(Table t) {
         byte[] old = t.slots;
         int cap = old == null ? MIN_CAPACITY : capacity(old);
-        int next = old == null ? MIN_CAPACITY : cap < 1024 ? cap * 2 : (int) Math.min(Integer.MAX_VALUE / SLOT - 2, cap * 6L / 5);
+        int next = old == null ? MIN_CAPACITY : (int) Math.min(Integer.MAX_VALUE / SLOT - 2, Math.max(cap + 1, cap * 6L / 5));
         long bytes = (long) next * SLOT + 2;
         if (!budget.reserve(bytes)) {
             return false;

@@ -31,4 +31,11 @@ public final class FileIo {
         }
         b.flip();
     }
+
+    /** Forces a file's contents to the disk. */
+    public static void force(java.nio.file.Path p) throws IOException {
+        try (FileChannel ch = FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+    }
 }

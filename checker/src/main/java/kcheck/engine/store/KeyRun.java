@@ -21,7 +21,10 @@ public final class KeyRun {
     private KeyRun() {
     }
 
-    /** Writes a run: call {@link #add} with ascending keys (repeats are dropped), then {@link #close}. */
+    /**
+     * Writes a run: call {@link #add} with ascending keys (repeats are dropped), then {@link #close}.
+     * The file is not forced to disk here: a checkpoint that refers to it does that ({@link FileIo#force}).
+     */
     public static final class Writer implements AutoCloseable, CompactStore.KeySink {
         private final FileChannel ch;
         private final long[] buf = new long[BLOCK];
@@ -100,7 +103,6 @@ public final class KeyRun {
             }
             b.putLong(count).putInt(blocks).putLong(indexAt).putLong(MAGIC).flip();
             write(ch, b, pos);
-            ch.force(true);
             ch.close();
         }
     }
@@ -175,6 +177,57 @@ public final class KeyRun {
                 pos++;
             }
             return pos < n && keys[pos] == k;
+        }
+
+        private int cursorBlock = -1;
+
+        /** Steps through every key, ascending: true if there is one more ({@link #key}). Not mixed with {@link #contains}. */
+        public boolean next() throws IOException {
+            if (cursorBlock >= 0 && pos + 1 < n) {
+                pos++;
+                return true;
+            }
+            if (cursorBlock + 1 >= firsts.length) {
+                return false;
+            }
+            cursorBlock++;
+            load(cursorBlock);
+            return n > 0;
+        }
+
+        /** The key {@link #next} stepped to. */
+        public long key() {
+            return keys[pos];
+        }
+
+        /**
+         * Merges sorted runs into one (repeats dropped), so that a level's lookups read one file
+         * instead of many. Returns the number of keys written.
+         */
+        public static long merge(java.util.List<Path> inputs, Path out) throws IOException {
+            java.util.List<Reader> rs = new java.util.ArrayList<>();
+            java.util.PriorityQueue<Reader> pq = new java.util.PriorityQueue<>((a, b) -> Long.compare(a.key(), b.key()));
+            try (Writer w = new Writer(out)) {
+                for (Path p : inputs) {
+                    Reader r = new Reader(p);
+                    rs.add(r);
+                    if (r.next()) {
+                        pq.add(r);
+                    }
+                }
+                while (!pq.isEmpty()) {
+                    Reader r = pq.poll();
+                    w.add(r.key());
+                    if (r.next()) {
+                        pq.add(r);
+                    }
+                }
+                return w.count();
+            } finally {
+                for (Reader r : rs) {
+                    r.close();
+                }
+            }
         }
 
         /** Calls {@code out} with every key, ascending. */
