@@ -51,6 +51,9 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     SearchOptions search = new SearchOptions();
 
+    @Mixin
+    ClusterOptions clusterOptions = new ClusterOptions();
+
     @Option(names = "--trace-out", paramLabel = "FILE", description = "write the trace(s) as JSON")
     Path traceOut;
 
@@ -69,13 +72,30 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Options options = search.toOptions();
+        int nodes = clusterOptions.validate();
+        ClusterSupport cluster = null;
+        if (nodes > 0) {
+            if (variantFile != null) {
+                throw new UsageException("--cluster runs built-in variants only (the workers load the model by name): "
+                        + "--variant-file is checked on one machine");
+            }
+            if (options.strategy() != Strategy.BFS || options.store() == kcheck.engine.StoreMode.DISK) {
+                throw new UsageException("--cluster runs a breadth-first search in each node's RAM: it takes --strategy bfs "
+                        + "and --store exact, fingerprint or compact");
+            }
+            cluster = ClusterSupport.require("--cluster");
+        }
         VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
         Model m = Instances.create(model, variant == null ? "after" : variant, vf, cpus, params, properties);
         List<Path> targets = traceTargets(m);
         Options run = options.withListener(search.withCheckpointNotes(ProgressPrinter.create(quiet)));
         RunResult r;
         try {
-            r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+            if (cluster != null) {
+                r = cluster.check(m, run, clusterOptions.cluster, nodes);
+            } else {
+                r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+            }
         } catch (kcheck.engine.CheckpointException e) {
             throw new UsageException(e.getMessage());
         }

@@ -229,4 +229,56 @@ final class Checks {
         }
         return new Violation(in.readLong(), in.readInt(), in.readInt(), in.readUTF());
     }
+
+    /**
+     * Adds what another search of the same model found (a partition of a partitioned search):
+     * the shallower violation of each property (on a tie, the smaller id), the larger maximum of
+     * each metric component (on a tie, the shallower witness).
+     */
+    synchronized void merge(Checks o) {
+        for (int i = 0; i < invariantViolations.length; i++) {
+            invariantViolations[i] = first(invariantViolations[i], o.invariantViolations[i]);
+        }
+        for (int i = 0; i < stepViolations.length; i++) {
+            stepViolations[i] = first(stepViolations[i], o.stepViolations[i]);
+        }
+        for (int i = 0; i < metricViolations.length; i++) {
+            metricViolations[i] = first(metricViolations[i], o.metricViolations[i]);
+        }
+        deadlockViolation = first(deadlockViolation, o.deadlockViolation);
+        for (int m = 0; m < metrics.length; m++) {
+            for (int c = 0; c < max[m].length; c++) {
+                long v = o.max[m][c];
+                if (v > max[m][c] || (v == max[m][c] && v != Long.MIN_VALUE && (o.witnessDepth[m][c] < witnessDepth[m][c]
+                        || (o.witnessDepth[m][c] == witnessDepth[m][c] && o.witness[m][c] < witness[m][c])))) {
+                    max[m][c] = v;
+                    witness[m][c] = o.witness[m][c];
+                    witnessDepth[m][c] = o.witnessDepth[m][c];
+                }
+            }
+        }
+        int violated = 0;
+        for (Violation v : invariantViolations) {
+            violated += v != null ? 1 : 0;
+        }
+        for (Violation v : stepViolations) {
+            violated += v != null ? 1 : 0;
+        }
+        violated += deadlock != null && deadlockViolation != null ? 1 : 0;
+        open = invariants.length + steps.length + (deadlock != null ? 1 : 0) - violated;
+        allSafetyViolated = open == 0 && metrics.length == 0 && progress.length == 0;
+    }
+
+    private static Violation first(Violation a, Violation b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        if (b.depth() != a.depth()) {
+            return b.depth() < a.depth() ? b : a;
+        }
+        return b.stateId() < a.stateId() ? b : a;
+    }
 }

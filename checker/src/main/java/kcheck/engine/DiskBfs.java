@@ -122,7 +122,8 @@ final class DiskBfs extends Search {
         boolean unsure = !model.acyclic();
         for (int i = 0; i < workers; i++) {
             pool[i] = new Worker(this);
-            pool[i].ids = dlinks.writer();
+            pool[i].links = dlinks.writer();
+            pool[i].ids = pool[i].links;
             pool[i].unsure = unsure;
         }
         this.nextCheckpoint = System.nanoTime() + d.every().toNanos();
@@ -131,6 +132,7 @@ final class DiskBfs extends Search {
     private final class Worker extends Expander {
         DiskFrontier.Writer out;
         DiskFrontier.Reader in;
+        DiskLinks.Writer links;
 
         Worker(Search s) {
             super(s);
@@ -202,7 +204,7 @@ final class DiskBfs extends Search {
                 exhausted = false;
             }
             for (Worker wk : pool) {
-                wk.ids.close();
+                wk.links.close();
             }
             transitions = transitionsBefore;
             ampleStates = ampleBefore;
@@ -249,13 +251,13 @@ final class DiskBfs extends Search {
                 break;
             }
             if (id >= 0) {
-                id = pool[0].ids.add(-1, i);
+                id = pool[0].links.add(-1, i);
                 checks.onState(id, s, 0);
                 first.add(id, s);
             }
         }
         first.close();
-        pool[0].ids.close();
+        pool[0].links.close();
         curLive = cur.size();
         states = curLive;
         curBase = 0;
@@ -352,7 +354,7 @@ final class DiskBfs extends Search {
             for (Worker wk : pool) {
                 wk.in.close();
                 wk.out.close();
-                wk.ids.close();
+                wk.links.close();
             }
         }
     }
@@ -594,7 +596,7 @@ final class DiskBfs extends Search {
     private void checkpoint(int cursor) throws IOException {
         long t0 = System.nanoTime();
         for (Worker wk : pool) {
-            wk.ids.close();
+            wk.links.close();
             if (wk.out != null) {
                 wk.out.sync();
             }

@@ -108,7 +108,7 @@ final class ResultBuilder {
     private PropertyResult progressResult(Property p, int i) {
         ProgressCycles.Lasso l = s.checks.progressLassos[i];
         if (l == null) {
-            boolean ok = complete && s.store.exact();
+            boolean ok = complete && s.exactStore();
             return new PropertyResult(p.id(), p.kind(), p.description(), ok ? Verdict.HOLDS : Verdict.INCOMPLETE,
                     ok ? "exhaustive: no cycle without progress in " + s.states() + " states" : openMessage(), null, null);
         }
@@ -122,13 +122,13 @@ final class ResultBuilder {
     private RunResult.Stats stats() {
         long states = s.states();
         double bps = s.store instanceof ExactStore e ? e.bytesPerState()
-                : (double) s.store.bytes() / Math.max(1, states);
-        double omission = s.store.exact() ? 0 : FingerprintStore.omissionProbability(states, s.transitions);
+                : (double) s.storeBytes() / Math.max(1, states);
+        double omission = s.exactStore() ? 0 : FingerprintStore.omissionProbability(states, s.transitions);
         List<String> reductions = s.options.reductions() ? s.model.reductions() : List.of();
-        StoreMode mode = s.store.exact() ? StoreMode.EXACT : s.options.store() == StoreMode.EXACT ? StoreMode.FINGERPRINT
+        StoreMode mode = s.exactStore() ? StoreMode.EXACT : s.options.store() == StoreMode.EXACT ? StoreMode.FINGERPRINT
                 : s.options.store();
         return new RunResult.Stats(s.options.strategy(), mode, states,
-                s.transitions, s.depth, s.seconds(), s.store.bytes(), bps, s.linkBytesPerState(),
+                s.transitions, s.depth, s.seconds(), s.storeBytes(), bps, s.linkBytesPerState(),
                 Math.max(1, s.options.workers()), reductions, complete, s.limitReason, omission, s.options.seed(),
                 s.ampleStates, false, s.diskBytes());
     }

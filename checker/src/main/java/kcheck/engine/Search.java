@@ -115,6 +115,16 @@ abstract class Search {
         return Links.bytesPerState();
     }
 
+    /** Bytes of the visited-state store(s). */
+    long storeBytes() {
+        return store.bytes();
+    }
+
+    /** True if states are kept in full (no omission). */
+    boolean exactStore() {
+        return store.exact();
+    }
+
     /** Bytes the search keeps on disk (0 for the searches in RAM). */
     long diskBytes() {
         return 0;

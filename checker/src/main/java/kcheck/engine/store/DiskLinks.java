@@ -42,7 +42,7 @@ public final class DiskLinks implements TraceLinks, AutoCloseable {
     }
 
     /** One worker's writer: hands out ids and buffers their links. */
-    public final class Writer {
+    public final class Writer implements IdSource {
         private long block = -1;
         private int n;
         private final long[] parents = new long[BLOCK];
@@ -50,6 +50,7 @@ public final class DiskLinks implements TraceLinks, AutoCloseable {
         private byte[] buf = new byte[BLOCK * 16];
 
         /** A fresh id for a state reached from {@code parent} by its successor number {@code ordinal}. */
+        @Override
         public long add(long parent, int ordinal) {
             if (block < 0 || n == BLOCK) {
                 close();
