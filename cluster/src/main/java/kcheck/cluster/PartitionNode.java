@@ -107,6 +107,8 @@ final class PartitionNode {
         });
         Partition part;
         volatile String error;
+        /** Set by {@link #close}: loops that wait for peers give up (a peer may be gone). */
+        volatile boolean closed;
 
         Runner(Msg.Start m, ActorRef<Msg.ToPartition> self) {
             this.index = m.index();
@@ -137,6 +139,9 @@ final class PartitionNode {
         @Override
         public void send(int to, long[] records, int longs) {
             while (inFlight.get(to) >= WINDOW) {
+                if (closed) {
+                    throw new IllegalStateException("search stopped");
+                }
                 take(1);
             }
             inFlight.incrementAndGet(to);
@@ -178,6 +183,9 @@ final class PartitionNode {
                         }
                     }
                     while (!allIn()) {
+                        if (closed) {
+                            throw new IllegalStateException("search stopped");
+                        }
                         take(1);
                     }
                     size = part.endLevel();
@@ -209,6 +217,7 @@ final class PartitionNode {
         }
 
         void close() {
+            closed = true;
             thread.execute(() -> {
                 if (part != null) {
                     part.close();
