@@ -86,6 +86,8 @@ final class DiskBfs extends Search {
 
     private volatile boolean pause;
     private volatile boolean terminate;
+    /** The checkpoint asked for by SIGTERM is written: the search ends. */
+    private boolean termCheckpointed;
     private final CountDownLatch terminated = new CountDownLatch(1);
     private long nextCheckpoint;
     private long lastCheckpointNanos;
@@ -194,7 +196,7 @@ final class DiskBfs extends Search {
             boolean exhausted;
             try {
                 exhausted = search();
-                if (checkpointing && !terminate && next == null) {
+                if (checkpointing && !termCheckpointed && next == null) {
                     /* the end state: resuming it gives this result at once, and the retired files can go */
                     checkpoint(0);
                 }
@@ -281,15 +283,20 @@ final class DiskBfs extends Search {
                     return true;
                 }
                 expandLevel(threads);
-                if (terminate) {
+                if (termCheckpointed) {
                     return false;
                 }
                 long live = finishLevel();
                 if (live > 0 && !stopped && !checks.done()) {
                     depth++;
                 }
-                if (checkpointing && !stopped && System.nanoTime() > nextCheckpoint) {
+                if (checkpointing && !stopped && (pause || System.nanoTime() > nextCheckpoint)) {
                     checkpoint(0);
+                    if (terminate) {
+                        termCheckpointed = true;
+                        limit("terminated; checkpoint written to " + dir + " (continue with --resume)");
+                        return false;
+                    }
                 }
             }
             return false;
@@ -345,6 +352,7 @@ final class DiskBfs extends Search {
                 if (pause) {
                     checkpoint(Math.min(cursor.get(), total));
                     if (terminate) {
+                        termCheckpointed = true;
                         limit("terminated; checkpoint written to " + dir + " (continue with --resume)");
                         return;
                     }

@@ -73,6 +73,8 @@ public final class Partition extends Search implements AutoCloseable {
     private long states;
     /** Batches sent to each partition (for the end-of-level count). */
     private final long[] sent;
+    /** States sent to other partitions. */
+    private long recordsSent;
     private final long[] scratch;
 
     private final class Node extends Expander {
@@ -145,6 +147,7 @@ public final class Partition extends Search implements AutoCloseable {
         if (outLongs[o] > 0) {
             transport.send(o, out[o], outLongs[o]);
             sent[o]++;
+            recordsSent += outLongs[o] / rec;
             outLongs[o] = 0;
         }
     }
@@ -243,6 +246,10 @@ public final class Partition extends Search implements AutoCloseable {
             out.writeLong(node.reduced);
             out.writeLong(store.bytes());
             out.writeLong(dlinks.bytes());
+            out.writeLong(recordsSent);
+            out.writeLong(recordsSent * rec * 8);
+            Runtime rt = Runtime.getRuntime();
+            out.writeLong(rt.totalMemory() - rt.freeMemory());
             out.writeUTF(limitReason);
             checks.write(out);
         } catch (IOException e) {
@@ -293,6 +300,9 @@ public final class Partition extends Search implements AutoCloseable {
                     ampleStates += in.readLong();
                     storeBytes += in.readLong();
                     linkBytes += in.readLong();
+                    in.readLong();
+                    in.readLong();
+                    in.readLong();
                     String lim = in.readUTF();
                     if (!lim.isEmpty() && limitReason.isEmpty()) {
                         limitReason = lim;
@@ -313,7 +323,7 @@ public final class Partition extends Search implements AutoCloseable {
             Checks all = new Checks(model);
             for (byte[] p : parts) {
                 try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(p))) {
-                    for (int i = 0; i < 5; i++) {
+                    for (int i = 0; i < FIGURES; i++) {
                         in.readLong();
                     }
                     in.readUTF();
@@ -325,6 +335,26 @@ public final class Partition extends Search implements AutoCloseable {
                 }
             }
             return all.done();
+        }
+
+        /** Longs at the head of a summary: states, transitions, ample states, store bytes, link bytes, states sent, bytes sent, heap used. */
+        static final int FIGURES = 8;
+
+        /**
+         * Per partition: {states, store bytes, trace-link bytes, states sent to other partitions,
+         * bytes of states sent, heap used}.
+         */
+        public static List<long[]> figures(List<byte[]> parts) {
+            List<long[]> out = new ArrayList<>();
+            for (byte[] p : parts) {
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(p);
+                long[] f = new long[FIGURES];
+                for (int i = 0; i < FIGURES; i++) {
+                    f[i] = b.getLong();
+                }
+                out.add(new long[] {f[0], f[3], f[4], f[5], f[6], f[7]});
+            }
+            return out;
         }
 
         /** States the partitions stored before their current level. */
@@ -340,7 +370,7 @@ public final class Partition extends Search implements AutoCloseable {
         public static String limit(List<byte[]> parts) {
             for (byte[] p : parts) {
                 try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(p))) {
-                    for (int i = 0; i < 5; i++) {
+                    for (int i = 0; i < FIGURES; i++) {
                         in.readLong();
                     }
                     String l = in.readUTF();

@@ -78,7 +78,32 @@ public final class PekkoCluster implements ClusterSupport {
         } catch (Partitioned.PartitionLostException e) {
             throw new kcheck.cli.ClusterUnavailableException(e.getMessage());
         }
-        return Partitioned.check(model, options.withWorkers(nodes), driver);
+        RunResult r = Partitioned.check(model, options.withWorkers(nodes), driver);
+        if (!Boolean.getBoolean("kcheck.cluster.quiet")) {
+            describe(driver, r);
+        }
+        return r;
+    }
+
+    /** One line per node on stderr: where it ran, its states, store, links, what it sent, its heap. */
+    private static void describe(PekkoDriver d, RunResult r) {
+        List<long[]> f = kcheck.engine.Partition.Summary.figures(d.firstSearch);
+        long sent = 0;
+        long bytes = 0;
+        for (int i = 0; i < f.size(); i++) {
+            long[] x = f.get(i);
+            sent += x[3];
+            bytes += x[4];
+            System.err.printf(java.util.Locale.ROOT, "kcheck cluster: partition %d at %s: %,d states, store %s, trace links %s, "
+                    + "sent %,d states (%s), heap used %s%n", i, d.where(i), x[0], mb(x[1]), mb(x[2]), x[3], mb(x[4]), mb(x[5]));
+        }
+        long states = Math.max(1, r.stats().states());
+        System.err.printf(java.util.Locale.ROOT, "kcheck cluster: %,d states sent between nodes (%s): %.2f per state, "
+                + "%.1f bytes per state%n", sent, mb(bytes), (double) sent / states, (double) bytes / states);
+    }
+
+    private static String mb(long b) {
+        return String.format(java.util.Locale.ROOT, "%.1f MB", b / 1e6);
     }
 
     @Override
