@@ -27,7 +27,16 @@ final class WorkerCommand implements Callable<Integer> {
         if (p < 0 || p > 65535) {
             throw new UsageException("--port must be in 0..65535, got " + p);
         }
-        return ClusterSupport.require("kcheck worker").worker(join, host, p);
+        ClusterSupport cs = ClusterSupport.require("kcheck worker");
+        /* a worker has no search to report: SIGINT and SIGTERM end it (leaving the cluster), not the search-stopping handler */
+        for (String sig : new String[] {"INT", "TERM"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(sig), sun.misc.SignalHandler.SIG_DFL);
+            } catch (IllegalArgumentException | UnsupportedOperationException e) {
+                // the JVM's default applies
+            }
+        }
+        return cs.worker(join, host, p);
     }
 
     private static boolean isFree(int port) {

@@ -514,6 +514,12 @@ final class DiskBfs extends Search {
     }
 
     private void housekeeping(Worker wk, long queuedChunks) {
+        if (checkpointing && (terminate || options.listener().stopRequested() != null)) {
+            /* SIGINT/SIGTERM through the command line: checkpoint first (at the next pause), then stop */
+            terminate = true;
+            pause = true;
+            return;
+        }
         if (timeUp()) {
             return;
         }
