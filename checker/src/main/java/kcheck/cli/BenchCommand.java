@@ -156,7 +156,10 @@ final class BenchCommand implements Callable<Integer> {
                 o.put("transitions", s.transitions());
                 o.put("statesPerSecond", Math.round(s.statesPerSecond()));
                 o.put("bytesPerState", Math.round(s.bytesPerState() * 10) / 10.0);
-                o.put("linkBytesPerState", s.linkBytesPerState());
+                o.put("linkBytesPerState", Math.round(s.linkBytesPerState() * 10) / 10.0);
+                if (s.diskBytes() > 0) {
+                    o.put("diskBytes", s.diskBytes());
+                }
                 o.put("wallSeconds", Math.round(wall * 1000) / 1000.0);
                 o.put("workers", s.workers());
                 o.put("store", s.store().name().toLowerCase(Locale.ROOT));
