@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 @Command(name = "kcheck", mixinStandardHelpOptions = true, version = "kcheck 0.1.0",
         description = "Verification suite for Linux kernel scheduling and locking patches.",
         subcommands = {ListCommand.class, CheckCommand.class, VerifyCommand.class, ReplayCommand.class, RenderCommand.class,
-            BenchCommand.class, VariantCommand.class})
+            BenchCommand.class, VariantCommand.class, kcheck.conform.ConformCommand.class})
 public final class Main implements Runnable {
 
     @Override

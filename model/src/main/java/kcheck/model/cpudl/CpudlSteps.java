@@ -21,14 +21,15 @@ import kcheck.model.StepSink;
  * range) for a v4.x {@code cpudl_find}, else {@code ret | later_mask << 1}.
  */
 public final class CpudlSteps {
-    /** Receives the heap-changing calls the model offers at a state (for the conformance walk). */
+    /** Receives the calls the model offers at a state (for the conformance walk). */
     @FunctionalInterface
     public interface CallSink {
         /**
-         * {@code kind}: 0 {@code cpudl_set(cpu, dl)}, 1 {@code cpudl_clear(cpu, online)}, 2
-         * {@code rq_offline_dl(cpu)}, 3 {@code rq_online_dl(cpu, dlTasks, dl)}.
+         * {@code kind}: 0 {@code cpudl_set(cpu, dl)}, 1 {@code cpudl_clear(cpu, online=flag)}, 2
+         * {@code rq_offline_dl(cpu)}, 3 {@code rq_online_dl(cpu)} (flag: the runqueue has deadline
+         * tasks, earliest {@code dl}), 4 {@code cpudl_find(task)} ({@code task} only valid during the call).
          */
-        void call(int kind, int cpu, long dl, boolean flag, String label);
+        void call(int kind, int cpu, long dl, boolean flag, DlTask task);
     }
 
     private final CpudlModel m;
@@ -286,29 +287,26 @@ public final class CpudlSteps {
         return true;
     }
 
-    /** The heap-changing calls at {@code s}, in step order, with their labels (for the conformance walk). */
+    /** The calls at {@code s}, in step order (for the conformance walk). */
     void calls(long[] s, CallSink sink) {
-        StepSink collect = (actor, action, next) -> {
-            if (action < m.findBase) {
-                emitCall(s, action, sink);
-            }
-        };
+        StepSink collect = (actor, action, next) -> emitCall(s, action, sink);
         successors(s, collect);
     }
 
     private void emitCall(long[] s, int action, CallSink sink) {
-        String label = m.decoder.describe(action).label();
         if (action < m.clearBase) {
-            sink.call(0, action / m.dn, m.dom.value(action % m.dn), false, label);
+            sink.call(0, action / m.dn, m.dom.value(action % m.dn), false, null);
         } else if (action < m.clearOffBase) {
-            sink.call(1, action - m.clearBase, 0, true, label);
+            sink.call(1, action - m.clearBase, 0, true, null);
         } else if (action < m.hotplugBase) {
-            sink.call(1, action - m.clearOffBase, 0, false, label);
-        } else {
+            sink.call(1, action - m.clearOffBase, 0, false, null);
+        } else if (action < m.findBase) {
             int c = (action - m.hotplugBase) / 4;
             int h = (action - m.hotplugBase) % 4;
             int code = l.rqdl[c].getInt(s);
-            sink.call(h < 2 ? 2 : 3, c, code == 0 ? 0 : m.dom.value(code - 1), code != 0, label);
+            sink.call(h < 2 ? 2 : 3, c, code == 0 ? 0 : m.dom.value(code - 1), code != 0, null);
+        } else {
+            sink.call(4, -1, 0, false, m.decoder.find(action).task());
         }
     }
 }

@@ -82,6 +82,20 @@ public final class Cpumask {
         bits[0] = nrCpus >= 64 ? m : m & ((1L << nrCpus) - 1);
     }
 
+    /** Hex, most significant non-zero 64-bit word first unpadded, lower words padded to 16 digits ({@code f}, {@code 10000000000000000}). */
+    public String toHex() {
+        int top = bits.length - 1;
+        while (top > 0 && bits[top] == 0) {
+            top--;
+        }
+        StringBuilder b = new StringBuilder(Long.toHexString(bits[top]));
+        for (int w = top - 1; w >= 0; w--) {
+            String h = Long.toHexString(bits[w]);
+            b.append("0".repeat(16 - h.length())).append(h);
+        }
+        return b.toString();
+    }
+
     /** Sets every CPU. */
     public void setAll() {
         Arrays.fill(bits, -1L);
