@@ -114,6 +114,12 @@ public final class CpudlFactory implements ModelFactory {
                         + "the step number: with find-sound or find-capacity selected, at most about 20 CPUs (fewer with capacity=big-little|any).");
     }
 
+    /** The real bugs of v6.x code are fixed by the v6.12 port; the rest by after (v4.9). */
+    @Override
+    public String fixOf(String variant) {
+        return variant.equals("bug-382748c05e58") || variant.equals("bug-23e71d8ba429") ? "v6.12" : "after";
+    }
+
     /** One line per notation of cpudl traces. */
     public static List<String> legend() {
         return CpudlDecoder.LEGEND;
