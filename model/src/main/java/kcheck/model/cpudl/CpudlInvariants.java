@@ -6,7 +6,7 @@ import static kcheck.model.cpudl.Deadlines.dlTimeBefore;
 import static kcheck.model.cpudl.Deadlines.format;
 
 /**
- * The properties of KERNEL.md section 2 as checks on a {@link Cpudl} (and the reference map),
+ * The properties of the cpudl model (docs/models/cpudl.md) as checks on a {@link Cpudl} (and the reference map),
  * shared by the explicit-state model and the generated-input suites. Each returns {@code null}
  * when the property holds and a one-line explanation when it does not (so the hot path does not
  * allocate).
