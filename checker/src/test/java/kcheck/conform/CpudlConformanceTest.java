@@ -19,7 +19,7 @@ import kcheck.model.cpudl.CpudlV612;
 /**
  * The cpudl ports against the kernel's own cpudeadline.c of every tree in
  * {@code KCHECK_KERNEL_TREES} (CI: Debian's linux-source-6.12 and linux-source-6.1). The default
- * build runs 20,000 sequences and walks the model at 3 CPUs, depth 3, hotplug on; a million
+ * build runs 20,000 sequences of up to 24 calls and walks the model at 3 CPUs, depth 3, hotplug on; a million
  * sequences and the walk at the model's default bounds: {@code kcheck conform cpudl --kernel-tree
  * DIR --sequences 1000000} (docs/conform.md).
  */
@@ -33,7 +33,7 @@ class CpudlConformanceTest {
     void everyKernelTreeAgreesWithItsPortCallByCall() throws Exception {
         for (KernelTree tree : KernelTrees.orSkip("cpudl conformance with the kernel's C")) {
             CpudlConformance.Port port = CpudlConformance.portFor(tree);
-            CpudlConformance.Result r = CpudlConformance.run(tree, port, new CpudlConformance.Options(SEED, 20_000, 40, true,
+            CpudlConformance.Result r = CpudlConformance.run(tree, port, new CpudlConformance.Options(SEED, 20_000, 24, true,
                     Map.of("hotplug", "on", "cpus", "3", "depth", "3"), 0), null);
             System.out.println(String.format(Locale.ROOT, "[kcheck conform] cpudl: tree %s, v%s, port %s, seed %d: %,d sequences, %,d calls, "
                     + "model walk %,d states / %,d calls, disagreements %d, %.1f s", tree.dir(), tree.version(), port.name(), SEED,
