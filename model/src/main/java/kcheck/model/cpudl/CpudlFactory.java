@@ -121,7 +121,8 @@ public final class CpudlFactory implements ModelFactory {
     }
 
     /** One line per notation of cpudl traces. */
-    public static List<String> legend() {
+    @Override
+    public List<String> legend() {
         return CpudlDecoder.LEGEND;
     }
 
