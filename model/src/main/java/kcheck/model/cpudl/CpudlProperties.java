@@ -121,22 +121,35 @@ final class CpudlProperties {
      * {@code find-capacity}: when a free allowed CPU fits the task, the answer fits.
      */
     private final class FindProperty extends StepProperty {
+        private final boolean capacity;
+
         FindProperty(String id) {
             super(id, CpudlFactory.describe(id));
+            this.capacity = id.equals("find-capacity");
         }
 
         private String check(long[] from, int action) {
             if (action < m.findBase) {
                 return null;
             }
+            if (capacity && !m.asymDims) {
+                return null; /* symmetric capacities: the property is vacuous (no allocation on the hot path) */
+            }
+            if (m.findCpu && !capacity) {
+                /* v4.x: the task is (deadline, affinity) only; decoded without allocating */
+                long f = action - m.findBase;
+                long code = f % m.codeCount;
+                long rest = f / m.codeCount / m.taskCpus / m.densities.length;
+                int a = (int) (rest % m.affCount);
+                int t = (int) (rest / m.affCount);
+                int ans = code == m.n + 1 ? m.n : (int) code - 1;
+                return CpudlInvariants.findSound(ans, m.dom.value(t), m.aff[a], refOf(from).ref);
+            }
             CpudlDecoder.Find f = m.decoder.find(action);
             CpudlReference ref = refOf(from).ref;
-            if (id().equals("find-capacity")) {
+            if (capacity) {
                 return CpudlInvariants.findCapacity(m.findCpu ? (f.mask() != 0 ? 1 : 0) : f.ret(), f.mask(), f.task(), ref,
                         heapOf(from).cp);
-            }
-            if (m.findCpu) {
-                return CpudlInvariants.findSound(f.ret(), f.task().deadline, f.task().cpusMask, ref);
             }
             return CpudlInvariants.findSoundMask(f.ret(), f.mask(), f.task(), ref, heapOf(from).cp);
         }
