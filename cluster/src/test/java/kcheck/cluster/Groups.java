@@ -62,12 +62,23 @@ final class Groups {
         return ONE.computeIfAbsent(g.name(), k -> Engine.check(g.model(), Options.defaults().withWorkers(1)));
     }
 
-    /** Same verdicts, maxima and counterexample lengths, and (when exhaustive) the same state count and depth. */
-    static void assertSame(RunResult one, RunResult other) {
+    /**
+     * Same verdicts, maxima and counterexample lengths, and (when exhaustive) the same state count and depth.
+     * One exception, by design: on a model with partial-order reduction whose state graph has
+     * cycles, a partitioned search cannot see whether a successor another partition owns was
+     * visited, so its cycle proviso counts it as visited and expands that state fully. It then
+     * stores at least the one machine's states, never fewer (v6.12 qspinlock at 2 CPUs: 362 vs 311).
+     */
+    static void assertSame(Model model, RunResult one, RunResult other) {
         assertThat(other.stats().complete()).as("exhaustive").isEqualTo(one.stats().complete());
         if (one.stats().complete()) {
-            assertThat(other.stats().states()).as("distinct states").isEqualTo(one.stats().states());
-            assertThat(other.stats().depth()).as("depth").isEqualTo(one.stats().depth());
+            if (model.partialOrder() && !model.acyclic()) {
+                assertThat(other.stats().states()).as("distinct states (conservative proviso)")
+                        .isGreaterThanOrEqualTo(one.stats().states());
+            } else {
+                assertThat(other.stats().states()).as("distinct states").isEqualTo(one.stats().states());
+                assertThat(other.stats().depth()).as("depth").isEqualTo(one.stats().depth());
+            }
         }
         for (PropertyResult p : one.properties()) {
             PropertyResult q = other.property(p.id());

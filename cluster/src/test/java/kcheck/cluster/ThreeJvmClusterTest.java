@@ -58,7 +58,7 @@ class ThreeJvmClusterTest {
         return (FULL ? Groups.all(false) : Groups.onePerModel(true)).stream().map(g -> DynamicTest.dynamicTest(g.name(), () -> {
             RunResult one = Groups.oneMachine(g);
             RunResult three = PekkoCluster.run(g.model(), Options.defaults(), coordinator, 3);
-            Groups.assertSame(one, three);
+            Groups.assertSame(g.model(), one, three);
             assertThat(three.stats().workers()).isEqualTo(3);
         }));
     }
