@@ -1,18 +1,15 @@
 package kcheck.gate;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import kcheck.engine.Verdict;
+import kcheck.trace.JsonInput;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
 import kcheck.model.Models;
@@ -53,20 +50,15 @@ public record Baseline(Path file, List<Entry> entries) {
 
     /** Reads and validates a baseline; {@link ModelInputException} (exit 2) naming the problem. */
     public static Baseline read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new ModelInputException("baseline " + file + " not found");
-        } catch (IOException e) {
-            throw new ModelInputException("cannot read baseline " + file + ": " + e.getMessage());
-        }
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new ModelInputException("baseline " + file + ": malformed JSON at line " + e.getLocation().getLineNr());
-        }
+        return parse(file, JsonInput.read(file, "baseline " + file, ModelInputException::new));
+    }
+
+    /** Parses baseline JSON text (as {@link #read}, from memory; {@code file} names it). */
+    public static Baseline parse(Path file, String text) {
+        return parse(file, JsonInput.parse("baseline " + file, text, ModelInputException::new));
+    }
+
+    private static Baseline parse(Path file, JsonNode root) {
         if (root == null || !root.isObject() || !root.path("entries").isArray()) {
             throw new ModelInputException("baseline " + file + ": expected an object with an \"entries\" array");
         }
