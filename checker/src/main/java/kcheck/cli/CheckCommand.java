@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import kcheck.engine.Engine;
 import kcheck.engine.Options;
 import kcheck.engine.PropertyResult;
@@ -51,6 +53,9 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     SearchOptions search = new SearchOptions();
 
+    @Mixin
+    GuardOptions guard = new GuardOptions();
+
     @Option(names = "--trace-out", paramLabel = "FILE", description = "write the trace(s) as JSON")
     Path traceOut;
 
@@ -68,19 +73,29 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        guard.apply();
         Options options = search.toOptions();
         VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
         Model m = Instances.create(model, variant == null ? "after" : variant, vf, cpus, params, properties);
         List<Path> targets = traceTargets(m);
         Options run = options.withListener(ProgressPrinter.create(quiet));
-        RunResult r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+        RunResult r = vf == null ? Engine.check(m, run) : vf.guard(run.timeLimit(), () -> Engine.check(m, run));
         ProgressPrinter.done(run.listener());
+        return vf == null ? report(m, r, run, targets, null) : VariantFiles.guard(vf, () -> report(m, r, run, targets, vf));
+    }
+
+    /** Prints the result (text or the --json document), writes the traces; the exit code. */
+    private int report(Model m, RunResult r, Options run, List<Path> targets, VariantFile vf) throws IOException {
         Long seed = run.strategy() == Strategy.RANDOM ? run.seed() : null;
         String label = vf == null ? null : vf.label();
         List<Trace> traces = Report.traces(r, seed, fullStates, label);
         Map<String, Path> written = write(traces, targets);
+        int exit = ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
         if (json) {
-            System.out.println(TraceIO.mapper().writeValueAsString(Json.results(List.of(r), seed, written, vf)));
+            ObjectNode doc = Json.document("check", ExitCodes.outcome(exit), exit);
+            doc.setAll(Json.results(List.of(r), seed, written, vf));
+            System.out.println(TraceIO.mapper().writeValueAsString(doc));
+            Session.documentPrinted = true;
         } else {
             PrintStream out = System.out;
             Report.header(out, m, vf);
@@ -92,7 +107,7 @@ final class CheckCommand implements Callable<Integer> {
                 out.println("trace of " + e.getKey() + " written to " + e.getValue());
             }
         }
-        return ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
+        return exit;
     }
 
     /** File names the traces would go to; refused before the search if unwritable or existing without --force. */

@@ -22,6 +22,7 @@ import kcheck.trace.Trace;
 import kcheck.trace.TraceIO;
 import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -66,8 +67,15 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
+    @Option(names = "--force", description = "overwrite existing files: --junit-xml, --markdown and the traces --corpus writes")
+    boolean force;
+
+    @Mixin
+    GuardOptions guard = new GuardOptions();
+
     @Override
     public Integer call() throws IOException {
+        guard.apply();
         Baseline b = Baseline.read(baseline);
         if (variantFile == null && as != null) {
             throw new UsageException("--as applies only with --variant-file");
@@ -82,6 +90,12 @@ final class VerifyCommand implements Callable<Integer> {
         }
         checkWritable(junitXml, "--junit-xml");
         checkWritable(markdown, "--markdown");
+        if (corpus != null && !Files.isDirectory(corpus)) {
+            throw new UsageException("--corpus " + corpus + ": directory does not exist");
+        }
+        if (!force) {
+            refuseOverwrite(b);
+        }
         Options o = Options.defaults().withWorkers(workers != null ? workers : Runtime.getRuntime().availableProcessors())
                 .withListener(ProgressPrinter.create(quiet));
         if (workers != null && (workers < 1 || workers > 256)) {
@@ -102,9 +116,6 @@ final class VerifyCommand implements Callable<Integer> {
         }
         Path[] tempTraces = {null};
         String label = vf == null ? null : vf.label();
-        if (corpus != null && !Files.isDirectory(corpus)) {
-            throw new UsageException("--corpus " + corpus + ": directory does not exist");
-        }
         Consumer<Verification.Row> each = row -> {
             ProgressPrinter.done(o.listener());
             Path dir = traces;
@@ -218,6 +229,29 @@ final class VerifyCommand implements Callable<Integer> {
         }
         return TimelineRenderer.render(TraceFactory.of(row.run().model(), row.result(), null, null, false,
                 row.result().verdict().name()));
+    }
+
+    /** Nothing the user saved is overwritten without --force: the report files and the corpus traces, checked before the run. */
+    private void refuseOverwrite(Baseline b) {
+        List<Path> targets = new ArrayList<>();
+        if (junitXml != null) {
+            targets.add(junitXml);
+        }
+        if (markdown != null) {
+            targets.add(markdown);
+        }
+        if (corpus != null) {
+            for (Baseline.Entry e : b.entries()) {
+                if (e.expected() == kcheck.engine.Verdict.VIOLATED && !kcheck.model.Models.get(e.model()).variant(e.variant()).mutant()) {
+                    targets.add(corpus.resolve(e.model() + "-" + e.variant() + "-" + e.property() + ".json"));
+                }
+            }
+        }
+        List<Path> existing = targets.stream().distinct().filter(Files::exists).toList();
+        if (!existing.isEmpty()) {
+            throw new UsageException(existing.get(0) + " exists" + (existing.size() > 1 ? " (and " + (existing.size() - 1)
+                    + " more file" + (existing.size() > 2 ? "s" : "") + " this run would write)" : "") + ": pass --force to overwrite");
+        }
     }
 
     private static void checkWritable(Path p, String option) {
