@@ -258,6 +258,11 @@ public final class VariantFile {
             Frame at = frame(c);
             throw new VariantFileException((at != null ? at.where() : shown + ": new " + constructor.getDeclaringClass().getSimpleName()
                     + "()") + ": threw " + describe(c) + "; no verdict", List.of(), at);
+        } catch (ExceptionInInitializerError e) {
+            Throwable c = e.getCause() != null ? e.getCause() : e;
+            Frame at = frame(c);
+            throw new VariantFileException((at != null ? at.where() : shown + ": class " + constructor.getDeclaringClass().getSimpleName())
+                    + ": its static initialisation threw " + describe(c) + "; no verdict", List.of(), at);
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new VariantFileException("cannot create " + constructor.getDeclaringClass().getName() + " from " + shown + ": " + e);
         } finally {
@@ -362,10 +367,20 @@ public final class VariantFile {
     public Frame frame(StackTraceElement[] stack) {
         for (StackTraceElement e : stack) {
             if (owns(e.getClassName())) {
-                return new Frame(shown, e.getLineNumber(), simpleName(e.getClassName()) + "." + e.getMethodName());
+                return new Frame(shown, e.getLineNumber(), method(e));
             }
         }
         return null;
+    }
+
+    /** {@code Class.method}, {@code new Class()} for a constructor, {@code Class (static initialiser)}. */
+    private static String method(StackTraceElement e) {
+        String cls = simpleName(e.getClassName());
+        return switch (e.getMethodName()) {
+            case "<init>" -> "new " + cls + "()";
+            case "<clinit>" -> cls + " (static initialiser)";
+            default -> cls + "." + e.getMethodName();
+        };
     }
 
     /** The innermost frame of this file's classes in {@code t}'s stack (innermost cause first), or null. */
@@ -385,7 +400,7 @@ public final class VariantFile {
         for (StackTraceElement e : stack) {
             for (VariantFile vf : LOADED) {
                 if (vf.owns(e.getClassName())) {
-                    return new Frame(vf.shown, e.getLineNumber(), simpleName(e.getClassName()) + "." + e.getMethodName());
+                    return new Frame(vf.shown, e.getLineNumber(), method(e));
                 }
             }
         }
