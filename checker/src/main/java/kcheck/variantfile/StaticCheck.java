@@ -14,13 +14,19 @@ import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompoundAssignmentTree;
+import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.UnaryTree;
+import com.sun.source.tree.VariableTree;
 import com.sun.source.util.JavacTask;
 import com.sun.source.util.SourcePositions;
 import com.sun.source.util.TaskEvent;
@@ -35,7 +41,10 @@ import com.sun.source.util.Trees;
  * ({@link Trees#getElement}), and calls a kernel function has no business making are refused
  * before anything runs: ending the JVM, starting processes or threads, reflection and class
  * loading, redirecting the standard streams, changing JVM-wide settings, file or network I/O,
- * and kcheck's own internals (anything outside {@code kcheck.model}). A refused call is one line,
+ * and kcheck's own internals (anything outside {@code kcheck.model}); and writes, outside
+ * construction, to fields of the file's own classes (state the model does not see, unless the
+ * model declares the field as state with an annotation of its own, as rwsem-owner's
+ * {@code @FrameLocal}). A refused call is one line,
  * {@code File.java:LINE: in Class.method: calls System.exit, which a variant may not do}.
  *
  * <p>It costs nothing at run time (the classes are not changed) and a few milliseconds at compile
@@ -46,12 +55,15 @@ final class StaticCheck {
     /** Set to {@code false} (system property {@code kcheck.guard.staticCheck}) only to test the run-time guard. */
     static final String SWITCH = "kcheck.guard.staticCheck";
 
-    /** One refused call. */
+    /** One refused call ({@code call}: "calls System.exit"). */
     record Finding(long line, String method, String call, String why, long start, long end) {
         String message(String shown) {
-            return shown + ":" + line + ": in " + method + ": calls " + call + ", which a variant may not do (" + why + ")";
+            return shown + ":" + line + ": in " + method + ": " + call + ", which a variant may not do (" + why + ")";
         }
     }
+
+    private static final String STATE = "a step may depend on the model's state only: a field of the variant written between "
+            + "calls is state the model does not see, and makes the search unsound";
 
     private static final String EXIT = "a variant is one kernel function: it may not end the JVM";
     private static final String PROCESS = "a variant may not start processes";
@@ -168,6 +180,8 @@ final class StaticCheck {
         private final SourcePositions positions;
         private final List<Finding> out;
         private final List<String> where = new ArrayList<>();
+        /** Per enclosing declaration: true inside a constructor, an initializer block or a field initializer. */
+        private final List<Boolean> init = new ArrayList<>();
 
         Scanner(Trees trees, Types types, Elements elements, CompilationUnitTree unit, List<Finding> out) {
             this.trees = trees;
@@ -192,13 +206,80 @@ final class StaticCheck {
         @Override
         public Void visitMethod(MethodTree node, Void p) {
             String cls = where.isEmpty() ? "?" : where.get(where.size() - 1);
-            String m = node.getName().contentEquals("<init>") ? "new " + cls + "()" : cls + "." + node.getName();
+            boolean ctor = node.getName().contentEquals("<init>");
+            String m = ctor ? "new " + cls + "()" : cls + "." + node.getName();
             where.add(m);
+            init.add(ctor);
             try {
                 return super.visitMethod(node, p);
             } finally {
                 where.remove(where.size() - 1);
+                init.remove(init.size() - 1);
             }
+        }
+
+        @Override
+        public Void visitBlock(BlockTree node, Void p) {
+            boolean initializer = getCurrentPath().getParentPath() != null
+                    && getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
+            init.add(initializer || (!init.isEmpty() && init.get(init.size() - 1)));
+            try {
+                return super.visitBlock(node, p);
+            } finally {
+                init.remove(init.size() - 1);
+            }
+        }
+
+        @Override
+        public Void visitVariable(VariableTree node, Void p) {
+            boolean field = getCurrentPath().getParentPath() != null && getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
+            init.add(field || (!init.isEmpty() && init.get(init.size() - 1)));
+            try {
+                return super.visitVariable(node, p);
+            } finally {
+                init.remove(init.size() - 1);
+            }
+        }
+
+        @Override
+        public Void visitAssignment(AssignmentTree node, Void p) {
+            write(node, node.getVariable());
+            return super.visitAssignment(node, p);
+        }
+
+        @Override
+        public Void visitCompoundAssignment(CompoundAssignmentTree node, Void p) {
+            write(node, node.getVariable());
+            return super.visitCompoundAssignment(node, p);
+        }
+
+        @Override
+        public Void visitUnary(UnaryTree node, Void p) {
+            Tree.Kind k = node.getKind();
+            if (k == Tree.Kind.PREFIX_INCREMENT || k == Tree.Kind.POSTFIX_INCREMENT || k == Tree.Kind.PREFIX_DECREMENT
+                    || k == Tree.Kind.POSTFIX_DECREMENT) {
+                write(node, node.getExpression());
+            }
+            return super.visitUnary(node, p);
+        }
+
+        /** A write to a field of a class of this file, outside its construction: state the model cannot see. */
+        private void write(Tree node, ExpressionTree target) {
+            if (!init.isEmpty() && init.get(init.size() - 1)) {
+                return;
+            }
+            Element el = trees.getElement(new TreePath(getCurrentPath(), target));
+            if (el == null || el.getKind() != ElementKind.FIELD || !(el.getEnclosingElement() instanceof TypeElement owner)) {
+                return;
+            }
+            TreePath decl = trees.getPath(owner);
+            if (decl == null || decl.getCompilationUnit() != unit || declaredState(el)) {
+                return;
+            }
+            long start = positions.getStartPosition(unit, node);
+            String method = where.isEmpty() ? "?" : where.get(where.size() - 1);
+            out.add(new Finding(unit.getLineMap().getLineNumber(start), method, "writes the field " + owner.getSimpleName() + "."
+                    + el.getSimpleName(), STATE, start, positions.getEndPosition(unit, node)));
         }
 
         @Override
@@ -234,7 +315,22 @@ final class StaticCheck {
             if (!method.contains(".") && !method.startsWith("new ")) {
                 method = method + " (initializer)";
             }
-            out.add(new Finding(line, method, name(m, owner), why, start, positions.getEndPosition(unit, node)));
+            out.add(new Finding(line, method, "calls " + name(m, owner), why, start, positions.getEndPosition(unit, node)));
+        }
+
+        /**
+         * A field the model declares part of the state it records, by an annotation of its own
+         * (rwsem-owner's {@code @FrameLocal}: a kernel local that lives across an atomic step).
+         */
+        private boolean declaredState(Element field) {
+            for (var a : field.getAnnotationMirrors()) {
+                Element type = a.getAnnotationType().asElement();
+                PackageElement pkg = elements.getPackageOf(type);
+                if (pkg != null && within(pkg.getQualifiedName().toString(), "kcheck.model")) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** {@code System.exit}, {@code new Thread}, {@code Method.invoke}. */

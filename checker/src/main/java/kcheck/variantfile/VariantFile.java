@@ -469,11 +469,10 @@ public final class VariantFile {
         String found = field != null ? "the variant's last assignment to " + field + " before the model found it"
                 : "the last line of the variant that ran before the model found it";
         if (at == null && !thrownByModel(c) && !(c instanceof StackOverflowError) && !(c instanceof LinkageError)) {
-            /* kcheck's own code failed with no sign of the variant: an internal error */
-            if (c instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(c);
+            /* kcheck's own code failed with no frame of the variant: an internal error, which names the file */
+            throw new IllegalStateException("while checking variant file " + shown + " (sha256 " + sha256 + "; a variant whose "
+                    + "steps depend on anything but the state, such as a field it keeps between calls, can cause this): "
+                    + describe(c), c);
         }
         String where = at != null ? at.where() : shown + ": variant " + variantName;
         String what;

@@ -89,6 +89,37 @@ class StaticCheckTest {
     }
 
     @Test
+    void aFieldOfTheVariantWrittenBetweenCallsIsRefusedButConstructionAndTheModelsStatePass(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("Counter.java");
+        Files.writeString(f, """
+                import kcheck.model.cpudl.Cpudl;
+                import kcheck.model.cpudl.CpudlV49;
+
+                public class Counter extends CpudlV49 {
+                    static int calls;
+                    private long last = 1;
+                    { last = 2; }
+
+                    public Counter() {
+                        last = 3;
+                    }
+
+                    @Override
+                    public void set(Cpudl cp, int cpu, long dl) {
+                        cp.size += 0;
+                        calls++;
+                        super.set(cp, cpu, dl);
+                    }
+                }
+                """);
+        List<StaticCheck.Finding> found = InMemoryCompiler.findings(f, Files.readString(f), Models.class, VariantFile.class);
+        assertThat(found).hasSize(1);
+        assertThat(found.get(0).message(f.toString())).isEqualTo(f + ":16: in Counter.set: writes the field Counter.calls, which a "
+                + "variant may not do (a step may depend on the model's state only: a field of the variant written between calls is "
+                + "state the model does not see, and makes the search unsound)");
+    }
+
+    @Test
     void ordinaryKernelCodeAndTheModelsApiPass(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("Probe1.java");
         Files.writeString(f, source(List.of("long x = Long.MIN_VALUE + dl; int[] a = new int[4]; java.util.Arrays.sort(a);",
