@@ -65,7 +65,10 @@ final class ErrorReport {
                 error.put("report", reportFile);
             }
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("kcheck", Version.NUMBER);
+            doc.put("kcheck", kcheck.report.BuildInfo.version());
+            if (!kcheck.report.BuildInfo.revision().isEmpty()) {
+                doc.put("revision", kcheck.report.BuildInfo.revision());
+            }
             doc.put("command", Session.command);
             doc.put("outcome", exit == ExitCodes.INCOMPLETE ? "INCOMPLETE" : "ERROR");
             doc.put("exitCode", exit);
@@ -115,7 +118,7 @@ final class ErrorReport {
     static String writeReport(Throwable t) {
         StringWriter sw = new StringWriter();
         PrintWriter w = new PrintWriter(sw);
-        w.println("kcheck " + Version.NUMBER + " internal error, " + LocalDateTime.now());
+        w.println(kcheck.report.BuildInfo.label() + " internal error, " + LocalDateTime.now());
         w.println("command: kcheck " + String.join(" ", Session.args));
         w.println("java: " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ", "
                 + System.getProperty("java.home") + ")");

@@ -32,7 +32,10 @@ final class Json {
      */
     static ObjectNode document(String command, String outcome, int exitCode) {
         ObjectNode root = F.objectNode();
-        root.put("kcheck", Version.NUMBER);
+        root.put("kcheck", kcheck.report.BuildInfo.version());
+        if (!kcheck.report.BuildInfo.revision().isEmpty()) {
+            root.put("revision", kcheck.report.BuildInfo.revision());
+        }
         root.put("command", command);
         root.put("outcome", outcome);
         root.put("exitCode", exitCode);

@@ -16,7 +16,6 @@ import kcheck.report.Replay;
 import kcheck.report.TraceFactory;
 import kcheck.trace.TimelineRenderer;
 import kcheck.trace.Trace;
-import kcheck.trace.TraceIO;
 import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,12 +31,24 @@ import picocli.CommandLine.Parameters;
  * the trace's bounds: exit 0 only if it HOLDS (the regression proof), 1 if another run violates it,
  * 3 if that check is INCOMPLETE.
  */
-@Command(name = "replay", description = "Re-execute a trace: on its own variant it must reproduce; on another variant it "
-        + "says whether this one run is refused, and with --prove checks the property there exhaustively (the regression proof).")
+@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Re-execute a trace step by step (matched by actor and label) on its own variant or another one. On "
+            + "its own variant a counterexample must reproduce (else the trace is stale or edited). On another variant a "
+            + "refusal (a step that is not possible there, or a run that no longer violates) is a fact about that one run; "
+            + "--prove also checks the property there exhaustively at the trace's bounds: that is the regression proof."},
+        footer = {"", "Exit codes: 1 the recorded violation reproduces (on its own variant, or still on the other one; with "
+            + "--prove also: another run violates the property there); 0 with --prove only: refused, and the property holds "
+            + "exhaustively (the regression proof); 3 refused without --prove (one run proves nothing), or --prove's check "
+            + "was INCOMPLETE; 2 a stale or edited trace, a malformed or incompatible trace, or an unusable variant file.", "",
+            "Examples:",
+            "  kcheck replay t.json",
+            "  kcheck replay corpus:rq-lock-before-fifo-entry --variant after --prove",
+            "  kcheck replay t.json --variant-file /tmp/patch/Mine.java --prove"})
 final class ReplayCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "TRACE.json")
-    Path trace;
+    @Parameters(index = "0", paramLabel = "TRACE.json", description = "a trace file, or corpus:NAME for a trace of kcheck's "
+            + "built-in regression corpus (e.g. corpus:rq-lock-before-fifo-entry)")
+    String trace;
 
     @Option(names = "--variant", paramLabel = "V", description = "variant to replay on (default: the trace's own)")
     String variant;
@@ -56,7 +67,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         guard.apply();
-        Trace t = TraceIO.read(trace);
+        Trace t = TraceFiles.read(trace);
         ModelFactory f = Replay.factory(t);
         VariantFile vf = VariantFiles.load(variantFile, variant, f);
         Set<String> props = new LinkedHashSet<>(List.of(t.property()));

@@ -27,7 +27,8 @@ final class Session {
     static void start(String... argv) {
         reserve = new byte[128 * 1024];
         args = List.of(argv);
-        json = args.contains("--json");
+        int f = args.indexOf("--format");
+        json = args.contains("--json") || args.contains("--format=json") || (f >= 0 && f + 1 < args.size() && args.get(f + 1).equals("json"));
         command = args.stream().filter(a -> !a.startsWith("-")).findFirst().orElse("");
         documentPrinted = false;
         errorReported = false;

@@ -48,12 +48,31 @@ public record Baseline(Path file, List<Entry> entries) {
         }
     }
 
+    /** Where the built-in baseline is packed (checker/pom.xml copies the repository's kcheck-baseline.json there). */
+    public static final String RESOURCE = "/kcheck/kcheck-baseline.json";
+
     /** Reads and validates a baseline; {@link ModelInputException} (exit 2) naming the problem. */
     public static Baseline read(Path file) {
         return parse(file, JsonInput.read(file, "baseline " + file, ModelInputException::new));
     }
 
-    /** Parses baseline JSON text (as {@link #read}, from memory; {@code file} names it). */
+    /**
+     * The baseline built into this kcheck (the repository's kcheck-baseline.json at build time),
+     * so that {@code kcheck verify} works from any directory; {@link #file()} names it
+     * {@code kcheck-baseline.json (built in)}.
+     */
+    public static Baseline builtIn() {
+        try (java.io.InputStream in = Baseline.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new ModelInputException("this kcheck has no built-in baseline (resource " + RESOURCE + "): pass --baseline FILE");
+            }
+            return parse(Path.of("kcheck-baseline.json (built in)"), new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new ModelInputException("cannot read the built-in baseline: " + e.getMessage());
+        }
+    }
+
+    /** Parses and validates baseline JSON text (bounded like a file, {@link JsonInput}); {@code file} names it in messages. */
     public static Baseline parse(Path file, String text) {
         return parse(file, JsonInput.parse("baseline " + file, text, ModelInputException::new));
     }

@@ -26,7 +26,7 @@ class ExitCodesAndJsonTest {
 
     static JsonNode json(Cli c) throws Exception {
         JsonNode doc = new ObjectMapper().readTree(c.out);
-        assertThat(doc.get("kcheck").asText()).isEqualTo(Version.NUMBER);
+        assertThat(doc.get("kcheck").asText()).isEqualTo(kcheck.report.BuildInfo.version());
         assertThat(doc.get("exitCode").asInt()).isEqualTo(c.exit);
         return doc;
     }
@@ -62,7 +62,7 @@ class ExitCodesAndJsonTest {
         assertThat(m.matches()).as(c.err).isTrue();
         Path report = Path.of(m.group(1));
         try {
-            assertThat(Files.readString(report)).contains("kcheck " + Version.NUMBER + " internal error")
+            assertThat(Files.readString(report)).contains(kcheck.report.BuildInfo.label() + " internal error")
                     .contains("command: kcheck check rq-lock --json").contains("java.lang.IllegalStateException: boom")
                     .contains("\tat kcheck.cli.ExitCodesAndJsonTest");
             JsonNode doc = new ObjectMapper().readTree(c.out);

@@ -63,7 +63,7 @@ class VerdictIntegrityTest {
         Cli c = Cli.run("check", "cpudl", "--variant-file", f.toString(), "--json");
         assertThat(c.exit).isEqualTo(2);
         JsonNode doc = new ObjectMapper().readTree(c.out);
-        assertThat(doc.get("kcheck").asText()).isEqualTo(Version.NUMBER);
+        assertThat(doc.get("kcheck").asText()).isEqualTo(kcheck.report.BuildInfo.version());
         assertThat(doc.get("outcome").asText()).isEqualTo("ERROR");
         assertThat(doc.get("exitCode").asInt()).isEqualTo(2);
         assertThat(doc.has("results")).isFalse();

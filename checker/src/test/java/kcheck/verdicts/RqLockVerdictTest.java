@@ -20,7 +20,7 @@ import kcheck.engine.RunResult;
 import kcheck.engine.Verdict;
 import kcheck.model.Model;
 
-/** The verdicts of KERNEL.md section 1, computed by the engine. */
+/** The verdicts of docs/spec.md section 1, computed by the engine. */
 class RqLockVerdictTest {
     private static final String[] SAFETY = {"mutual-exclusion", "deadlock-free", "holds-both-on-return", "return-contract"};
 
