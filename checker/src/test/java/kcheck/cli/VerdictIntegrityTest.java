@@ -119,7 +119,7 @@ class VerdictIntegrityTest {
     @Test
     void lbRedoVariantsBreakingTheModelsAssumptionsExitTwoNamingTheAssignmentNotOneAsAViolation() throws Exception {
         for (String[] v : List.of(new String[] {"IdleOutOfRange", "idle"}, new String[] {"LoopTooWide", "loop"},
-                new String[] {"LoopBreakOdd", "loopBreak"})) {
+                new String[] {"LoopBreakNegative", "loopBreak"})) {
             Path f = variant(v[0]);
             Cli c = Cli.run("check", "lb-redo", "--variant-file", f.toString(), "--quiet");
             oneLine(c.exit, c.out, c.err, 2, f + ":", ": in " + v[0] + ".loadBalance: ", "no verdict");

@@ -17,6 +17,7 @@ import kcheck.engine.RunResult;
 import kcheck.engine.Verdict;
 import kcheck.model.Model;
 import kcheck.model.lbredo.LbDomain;
+import kcheck.model.lbredo.LbEnv;
 import kcheck.model.lbredo.LbRedoFactory;
 import kcheck.properties.gen.Failure;
 import kcheck.properties.gen.Gens;
@@ -35,6 +36,14 @@ class LbRedoGeneratedDomainProperties {
 
     /** A random domain: CPU 0 newly idle, at least one CPU outside its group. */
     static LbDomain domain(SplittableRandom r, int minCpus, int maxCpus, int maxPulls) {
+        return domain(r, minCpus, maxCpus, maxPulls, false);
+    }
+
+    /**
+     * A random domain, at least one CPU outside CPU 0's group; with {@code anyIdle}, CPU 0 balances
+     * newly idle, idle or busy (one in three each), so random masks make LBF_DST_PINNED arise.
+     */
+    static LbDomain domain(SplittableRandom r, int minCpus, int maxCpus, int maxPulls, boolean anyIdle) {
         int n = minCpus + r.nextInt(maxCpus - minCpus + 1);
         int groups = 2 + r.nextInt(Math.min(n, 8) - 1);
         int[] groupOf = new int[n];
@@ -68,7 +77,9 @@ class LbRedoGeneratedDomainProperties {
                 rq[c][i] = mask | (1L << c);                  // a task may always run where it is
             }
         }
-        return LbDomain.custom(n, groupOf, active, rq, r.nextInt(maxPulls + 1));
+        int pulls = r.nextInt(maxPulls + 1);
+        int idle = anyIdle ? new int[] {LbEnv.CPU_NEWLY_IDLE, LbEnv.CPU_IDLE, LbEnv.CPU_NOT_IDLE}[r.nextInt(3)] : LbEnv.CPU_NEWLY_IDLE;
+        return LbDomain.custom(n, groupOf, active, rq, pulls, idle);
     }
 
     /**
@@ -120,18 +131,20 @@ class LbRedoGeneratedDomainProperties {
     }
 
     @Test
-    void exhaustiveSearchOnSmallGeneratedDomainsGivesTheKernelMdVerdictsOfAfter() {
+    void exhaustiveSearchOnSmallGeneratedDomainsGivesTheVerdictsOfAfterForEveryIdleType() {
         long seed = Seeds.seed("lb-redo small domains exhaustive");
         SplittableRandom r = new SplittableRandom(seed);
         for (int i = 0; i < 30; i++) {
-            LbDomain d = domain(r, 2, 6, 2);
-            for (String variant : List.of("before", "rfc", "after")) {
-                RunResult res = Engine.check(model(variant, d, "terminates", "no-spurious-redo", "all-pinned-sound"),
-                        Options.defaults());
+            LbDomain d = domain(r, 2, 6, 2, true);
+            for (String variant : List.of("before", "rfc", "after", "v6.12")) {
+                RunResult res = Engine.check(model(variant, d, "terminates", "no-spurious-redo", "all-pinned-sound",
+                        "call-returns", "newidle-pulls-here", "scan-bounded"), Options.defaults());
                 assertThat(res.stats().complete()).isTrue();
-                assertThat(res.property("terminates").verdict()).as("seed %d domain %d %s: %s", seed, i, variant,
-                        d.description()).isEqualTo(Verdict.HOLDS);
-                if (variant.equals("after")) {
+                for (String p : List.of("terminates", "call-returns", "newidle-pulls-here", "scan-bounded")) {
+                    assertThat(res.property(p).verdict()).as("seed %d domain %d %s %s: %s", seed, i, variant, p,
+                            d.description()).isEqualTo(Verdict.HOLDS);
+                }
+                if (variant.equals("after") || variant.equals("v6.12")) {
                     assertThat(res.property("no-spurious-redo").verdict()).as("seed %d domain %d: %s", seed, i,
                             d.description()).isEqualTo(Verdict.HOLDS);
                     assertThat(res.property("all-pinned-sound").verdict()).isEqualTo(Verdict.HOLDS);
