@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
             + "on those verdicts.", "", "Verdicts: HOLDS (exhaustive, nothing found), VIOLATED (with a trace), INCOMPLETE (a "
             + "limit was hit first; never reported as HOLDS)."},
         subcommands = {ListCommand.class, CheckCommand.class, VerifyCommand.class, ReplayCommand.class, RenderCommand.class,
-            BenchCommand.class, VariantCommand.class, SimulateCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
+            BenchCommand.class, VariantCommand.class, SimulateCommand.class, WorkerCommand.class,
+            kcheck.conform.ConformCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes, one meaning each: 0 every checked property holds, exhaustively within the bounds (verify: "
             + "every verdict as the baseline; replay --prove: the regression proof); 1 a property is violated, with a trace "
             + "(verify: a verdict differs; replay: the trace reproduces); 2 usage or input error, an error in a variant file's "
