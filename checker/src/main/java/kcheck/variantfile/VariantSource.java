@@ -356,7 +356,11 @@ public final class VariantSource {
         }
         StringBuilder b = new StringBuilder("/*\n");
         for (String line : h) {
-            for (String w : wrap(line, 96)) {
+            /* a list item ("  - ...") continues under its text */
+            String hang = line.startsWith("  - ") ? "    " : "";
+            List<String> parts = wrap(line, 96 - hang.length());
+            for (int i = 0; i < parts.size(); i++) {
+                String w = i == 0 ? parts.get(i) : hang + parts.get(i);
                 b.append(w.isEmpty() ? " *" : " * " + w).append('\n');
             }
         }
