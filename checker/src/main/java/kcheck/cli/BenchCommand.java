@@ -88,6 +88,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
+    @Mixin
+    GuardOptions guard = new GuardOptions();
+
     @Option(names = "--jmh", description = "run the JMH micro-benchmarks (state stores, successor generation) instead")
     boolean jmh;
 
@@ -96,6 +99,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        guard.apply();
         if (jmh) {
             org.openjdk.jmh.runner.options.Options o = new org.openjdk.jmh.runner.options.OptionsBuilder()
                     .include(jmhInclude).build();
@@ -140,7 +144,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             Model m = Instances.create(e.model(), e.variant(), vf, null, e.params(), e.properties());
             long t0 = System.nanoTime();
-            RunResult r = vf == null ? Engine.check(m, options) : vf.guard(() -> Engine.check(m, options));
+            RunResult r = vf == null ? Engine.check(m, options) : vf.guard(options.timeLimit(), () -> Engine.check(m, options));
             double wall = (System.nanoTime() - t0) / 1e9;
             ProgressPrinter.done(options.listener());
             RunResult.Stats s = r.stats();
@@ -169,9 +173,13 @@ final class BenchCommand implements Callable<Integer> {
                         s.statesPerSecond(), s.bytesPerState(), wall, s.workers(), s.complete() ? "yes" : "no (" + s.limit() + ")");
             }
         }
+        int exit = allComplete ? ExitCodes.OK : ExitCodes.INCOMPLETE;
         if (json) {
-            System.out.println(TraceIO.mapper().writeValueAsString(arr));
+            ObjectNode doc = Json.document("bench", allComplete ? "COMPLETE" : "INCOMPLETE", exit);
+            doc.set("benchmarks", arr);
+            System.out.println(TraceIO.mapper().writeValueAsString(doc));
+            Session.documentPrinted = true;
         }
-        return allComplete ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+        return exit;
     }
 }

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import kcheck.engine.Engine;
 import kcheck.engine.Options;
 import kcheck.engine.PropertyResult;
@@ -69,6 +71,9 @@ final class CheckCommand implements Callable<Integer> {
     SearchOptions search = new SearchOptions();
 
     @Mixin
+    GuardOptions guard = new GuardOptions();
+
+    @Mixin
     ClusterOptions clusterOptions = new ClusterOptions();
 
     @Option(names = "--trace-out", paramLabel = "FILE", description = "write the trace as JSON to FILE (with several traces: "
@@ -105,6 +110,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        guard.apply();
         String fmt = json ? "json" : format.toLowerCase(java.util.Locale.ROOT);
         if (!fmt.equals("text") && !fmt.equals("mail") && !fmt.equals("json")) {
             throw new UsageException("--format must be text, mail or json, got '" + format + "'");
@@ -147,12 +153,18 @@ final class CheckCommand implements Callable<Integer> {
             if (cluster != null) {
                 r = cluster.check(m, run, clusterOptions.cluster, nodes);
             } else {
-                r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+                r = vf == null ? Engine.check(m, run) : vf.guard(run.timeLimit(), () -> Engine.check(m, run));
             }
         } catch (kcheck.engine.CheckpointException e) {
             throw new UsageException(e.getMessage());
         }
         ProgressPrinter.done(run.listener());
+        return vf == null ? report(m, r, run, targets, null, fmt, cols)
+                : VariantFiles.guard(vf, () -> report(m, r, run, targets, vf, fmt, cols));
+    }
+
+    /** Prints the result (text, mail or the --json document), writes the traces; the exit code. */
+    private int report(Model m, RunResult r, Options run, List<Path> targets, VariantFile vf, String fmt, int cols) throws IOException {
         String interrupted = Interrupts.reason();
         Long seed = run.strategy() == Strategy.RANDOM ? run.seed() : null;
         String label = vf == null ? null : vf.label();
@@ -161,9 +173,13 @@ final class CheckCommand implements Callable<Integer> {
         if (metricsCsv != null) {
             MetricsCsv.write(metricsCsv, r);
         }
+        int exit = interrupted != null ? ExitCodes.INCOMPLETE : ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
         PrintStream out = System.out;
         if (fmt.equals("json")) {
-            out.println(TraceIO.mapper().writeValueAsString(Json.results(List.of(r), seed, written, vf)));
+            ObjectNode doc = Json.document("check", ExitCodes.outcome(exit), exit);
+            doc.setAll(Json.results(List.of(r), seed, written, vf));
+            out.println(TraceIO.mapper().writeValueAsString(doc));
+            Session.documentPrinted = true;
         } else if (fmt.equals("mail")) {
             out.print(MailReport.render(m, r, vf, seed, traces, properties));
         } else {
@@ -187,7 +203,7 @@ final class CheckCommand implements Callable<Integer> {
                     + "found so far");
             return ExitCodes.INCOMPLETE;
         }
-        return ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
+        return exit;
     }
 
     /** File names the traces would go to; refused before the search if unwritable or existing without --force. */

@@ -164,7 +164,10 @@ final class SimulateCommand implements Callable<Integer> {
         Report.Outcome o = new Report.Outcome(profile, wl, s, runs, precision, costs, results,
                 Report.compare(results, vs, precision), timings);
         if (json) {
-            System.out.println(TraceIO.mapper().writeValueAsString(Report.json(o)));
+            com.fasterxml.jackson.databind.node.ObjectNode doc = Json.document("simulate", "OK", ExitCodes.OK);
+            doc.setAll(Report.json(o));
+            System.out.println(TraceIO.mapper().writeValueAsString(doc));
+            Session.documentPrinted = true;
         } else {
             Report.text(System.out, o);
         }

@@ -22,7 +22,13 @@ final class TraceFiles {
 
     static Trace read(String arg) {
         if (!arg.startsWith(CORPUS)) {
-            return TraceIO.read(Path.of(arg));
+            Path p;
+            try {
+                p = Path.of(arg);
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new TraceFormatException(arg.replace('\0', '?') + ": not a file name (" + e.getReason() + ")");
+            }
+            return TraceIO.read(p);
         }
         String name = arg.substring(CORPUS.length()).replaceAll("\\.json$", "");
         if (!name.matches("[a-z0-9.+-]+")) {

@@ -23,6 +23,7 @@ import kcheck.trace.Trace;
 import kcheck.trace.TraceIO;
 import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -80,6 +81,12 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
+    @Option(names = "--force", description = "overwrite existing files: --junit-xml, --markdown, --html and the traces --corpus writes")
+    boolean force;
+
+    @Mixin
+    GuardOptions guard = new GuardOptions();
+
     @Option(names = "--shard", paramLabel = "I/N", description = "run only shard I of N (1-based) for a CI matrix: the "
             + "baseline's searches dealt round-robin, so shards 1..N hold every entry exactly once")
     String shard;
@@ -90,6 +97,7 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        guard.apply();
         if (!mergeJunit.isEmpty()) {
             return merge();
         }
@@ -115,6 +123,12 @@ final class VerifyCommand implements Callable<Integer> {
         checkWritable(junitXml, "--junit-xml");
         checkWritable(markdown, "--markdown");
         checkWritable(html, "--html");
+        if (corpus != null && !Files.isDirectory(corpus)) {
+            throw new UsageException("--corpus " + corpus + ": directory does not exist");
+        }
+        if (!force) {
+            refuseOverwrite(b);
+        }
         Options o = Options.defaults().withWorkers(workers != null ? workers : Runtime.getRuntime().availableProcessors())
                 .withListener(ProgressPrinter.create(quiet));
         if (workers != null && (workers < 1 || workers > 256)) {
@@ -138,9 +152,6 @@ final class VerifyCommand implements Callable<Integer> {
             }
         }
         String label = vf == null ? null : vf.label();
-        if (corpus != null && !Files.isDirectory(corpus)) {
-            throw new UsageException("--corpus " + corpus + ": directory does not exist");
-        }
         Consumer<Verification.Row> each = row -> {
             ProgressPrinter.done(o.listener());
             String file = traces == null ? null : writeTrace(row, traces, true, label);
@@ -209,6 +220,9 @@ final class VerifyCommand implements Callable<Integer> {
             throw new UsageException("--merge-junit-xml runs no search: it does not take --shard, --variant-file or --corpus");
         }
         checkWritable(junitXml, "--junit-xml");
+        if (!force && Files.exists(junitXml)) {
+            throw new UsageException(junitXml + " exists: pass --force to overwrite");
+        }
         for (Path p : mergeJunit) {
             if (!Files.isRegularFile(p)) {
                 throw new UsageException("--merge-junit-xml " + p + ": no such file");
@@ -288,6 +302,32 @@ final class VerifyCommand implements Callable<Integer> {
         }
         return TimelineRenderer.render(TraceFactory.of(row.run().model(), row.result(), null, null, false,
                 row.result().verdict().name()));
+    }
+
+    /** Nothing the user saved is overwritten without --force: the report files and the corpus traces, checked before the run. */
+    private void refuseOverwrite(Baseline b) {
+        List<Path> targets = new ArrayList<>();
+        if (junitXml != null) {
+            targets.add(junitXml);
+        }
+        if (markdown != null) {
+            targets.add(markdown);
+        }
+        if (html != null) {
+            targets.add(html);
+        }
+        if (corpus != null) {
+            for (Baseline.Entry e : b.entries()) {
+                if (e.expected() == kcheck.engine.Verdict.VIOLATED && !kcheck.model.Models.get(e.model()).variant(e.variant()).mutant()) {
+                    targets.add(corpus.resolve(e.model() + "-" + e.variant() + "-" + e.property() + ".json"));
+                }
+            }
+        }
+        List<Path> existing = targets.stream().distinct().filter(Files::exists).toList();
+        if (!existing.isEmpty()) {
+            throw new UsageException(existing.get(0) + " exists" + (existing.size() > 1 ? " (and " + (existing.size() - 1)
+                    + " more file" + (existing.size() > 2 ? "s" : "") + " this run would write)" : "") + ": pass --force to overwrite");
+        }
     }
 
     private static void checkWritable(Path p, String option) {

@@ -1,18 +1,15 @@
 package kcheck.gate;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import kcheck.engine.Verdict;
+import kcheck.trace.JsonInput;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
 import kcheck.model.Models;
@@ -85,15 +82,7 @@ public record Baseline(Path file, List<Entry> entries) {
 
     /** Reads and validates a baseline; {@link ModelInputException} (exit 2) naming the problem. */
     public static Baseline read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new ModelInputException("baseline " + file + " not found");
-        } catch (IOException e) {
-            throw new ModelInputException("cannot read baseline " + file + ": " + e.getMessage());
-        }
-        return parse(file, text);
+        return parse(file, JsonInput.read(file, "baseline " + file, ModelInputException::new));
     }
 
     /**
@@ -107,19 +96,17 @@ public record Baseline(Path file, List<Entry> entries) {
                 throw new ModelInputException("this kcheck has no built-in baseline (resource " + RESOURCE + "): pass --baseline FILE");
             }
             return parse(Path.of("kcheck-baseline.json (built in)"), new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-        } catch (IOException e) {
+        } catch (java.io.IOException e) {
             throw new ModelInputException("cannot read the built-in baseline: " + e.getMessage());
         }
     }
 
-    /** Parses and validates baseline JSON; {@code file} names it in messages. */
+    /** Parses and validates baseline JSON text (bounded like a file, {@link JsonInput}); {@code file} names it in messages. */
     public static Baseline parse(Path file, String text) {
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new ModelInputException("baseline " + file + ": malformed JSON at line " + e.getLocation().getLineNr());
-        }
+        return parse(file, JsonInput.parse("baseline " + file, text, ModelInputException::new));
+    }
+
+    private static Baseline parse(Path file, JsonNode root) {
         if (root == null || !root.isObject() || !root.path("entries").isArray()) {
             throw new ModelInputException("baseline " + file + ": expected an object with an \"entries\" array");
         }

@@ -58,6 +58,6 @@ public final class ModelCheckExtension implements ParameterResolver {
             o = o.withTimeLimit(Durations.parse(mc.timeLimit()));
         }
         Options run = o;
-        return vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+        return vf == null ? Engine.check(m, run) : vf.guard(run.timeLimit(), () -> Engine.check(m, run));
     }
 }

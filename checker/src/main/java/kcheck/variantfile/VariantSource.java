@@ -340,7 +340,15 @@ public final class VariantSource {
         h.add("  kcheck replay TRACE.json --variant-file " + file + "   (does a counterexample still reproduce?)");
         h.add("  kcheck bench --variant-file " + file);
         h.add("Exit codes: 0 every checked property holds, 1 a property is violated (the trace is printed),");
-        h.add("2 the file does not compile or is not a " + f.name() + " variant, 3 a search limit was hit.");
+        h.add("2 the file does not compile or is not a " + f.name() + " variant, or its code fails, hangs or steps outside");
+        h.add("the model's limits while it is checked (one line names the file, line and method), 3 a search limit was hit.");
+        if (!f.limits().isEmpty()) {
+            h.add("");
+            h.add("Limits of the " + f.name() + " model (what it assumes of a variant; crossing one is exit 2, not a verdict):");
+            for (String l : f.limits()) {
+                h.add("  - " + l);
+            }
+        }
         h.add("");
         h.add("Properties of " + f.name() + ":");
         for (PropertyInfo p : f.properties()) {
@@ -348,7 +356,11 @@ public final class VariantSource {
         }
         StringBuilder b = new StringBuilder("/*\n");
         for (String line : h) {
-            for (String w : wrap(line, 96)) {
+            /* a list item ("  - ...") continues under its text */
+            String hang = line.startsWith("  - ") ? "    " : "";
+            List<String> parts = wrap(line, 96 - hang.length());
+            for (int i = 0; i < parts.size(); i++) {
+                String w = i == 0 ? parts.get(i) : hang + parts.get(i);
                 b.append(w.isEmpty() ? " *" : " * " + w).append('\n');
             }
         }

@@ -126,9 +126,9 @@ class UsabilityCliTest {
         Cli render = Cli.run("render", "corpus:rq-lock-before-fifo-entry", "--width", "80");
         assertThat(render.exit).as(render.err).isZero();
         assertThat(render.out).contains("property: fifo-entry");
-        Cli replay = Cli.run("replay", "corpus:rq-lock-before-fifo-entry", "--variant", "after");
+        Cli replay = Cli.run("replay", "corpus:rq-lock-before-fifo-entry", "--variant", "after", "--prove");
         assertThat(replay.exit).isZero();
-        assertThat(replay.out).contains("REFUSED");
+        assertThat(replay.out).contains("REFUSED").contains("Regression proof");
         Cli none = Cli.run("render", "corpus:no-such-trace");
         assertThat(none.exit).isEqualTo(2);
         assertThat(none.err).contains("no such trace in kcheck's corpus");

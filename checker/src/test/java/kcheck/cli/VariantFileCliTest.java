@@ -183,8 +183,7 @@ class VariantFileCliTest {
         Files.writeString(mine, src);
         int line = List.of(src.split("\n")).indexOf("            throw new IllegalArgumentException(\"boom\");") + 1;
         assertOneLine(Cli.run("check", "cpudl", "--variant-file", mine.toString(), "--quiet"),
-                "variant mine (" + mine + ") failed while being checked: java.lang.IllegalArgumentException: boom (at Mine.java:" + line
-                        + ", in Mine.clear)");
+                mine + ":" + line + ": in Mine.clear: threw java.lang.IllegalArgumentException: boom; no verdict");
     }
 
     @Test
@@ -226,22 +225,26 @@ class VariantFileCliTest {
 
         Cli again = Cli.run("replay", out.toString(), "--variant-file", file.toString());
         assertThat(again.exit).as(again.out + again.err).isEqualTo(1);
-        assertThat(again.out).contains("on variant mine:").contains("REPRODUCED");
+        assertThat(again.out).contains("on variant mine (its own):").contains("REPRODUCED");
         assertOneLine(Cli.run("replay", out.toString()), "replay it with --variant-file FILE");
     }
 
     @Test
-    void replayOfTheCorpusGivesTheRegressionProofForTheCleanCopyAndReproducesOnTheEditedOne(@TempDir Path dir) throws Exception {
+    void replayOfTheCorpusWithProveGivesTheRegressionProofForTheCleanCopyAndReproducesOnTheEditedOne(@TempDir Path dir)
+            throws Exception {
         Path trace = ROOT.resolve("traces/corpus/cpudl-before-heap-order.json");
         Path clean = newVariant(dir, "cpudl", "clean");
-        Cli ok = Cli.run("replay", trace.toString(), "--variant-file", clean.toString());
+        Cli refused = Cli.run("replay", trace.toString(), "--variant-file", clean.toString());
+        assertThat(refused.exit).as(refused.out + refused.err).isEqualTo(3);
+        assertThat(refused.out).contains("REFUSED").contains("This one trace is refused by clean").doesNotContain("Regression proof");
+        Cli ok = Cli.run("replay", trace.toString(), "--variant-file", clean.toString(), "--prove");
         assertThat(ok.exit).as(ok.out + ok.err).isZero();
         assertThat(ok.out).contains("REFUSED").contains("Regression proof: the heap-order counterexample of cpudl/before reproduces "
-                + "on before and is refused by clean.");
+                + "on before, is refused by clean, and heap-order HOLDS on clean exhaustively at the trace's bounds");
         Path mine = withDlZeroInsert(newVariant(dir, "cpudl", "mine"));
         Cli bad = Cli.run("replay", trace.toString(), "--variant-file", mine.toString());
         assertThat(bad.exit).isEqualTo(1);
-        assertThat(bad.out).contains("REPRODUCED").contains("No regression proof");
+        assertThat(bad.out).contains("REPRODUCED").contains("also happens on mine").doesNotContain("Regression proof");
     }
 
     @Test
@@ -267,7 +270,9 @@ class VariantFileCliTest {
         Path clean = newVariant(dir, "cpudl", "clean");
         Cli c = Cli.run("bench", "--variant-file", clean.toString(), "--max-states", "500", "--json", "--quiet");
         assertThat(c.exit).as(c.err).isEqualTo(3);
-        JsonNode b = new ObjectMapper().readTree(c.out).get(0);
+        JsonNode doc = new ObjectMapper().readTree(c.out);
+        assertThat(doc.get("outcome").asText()).isEqualTo("INCOMPLETE");
+        JsonNode b = doc.get("benchmarks").get(0);
         assertThat(b.get("benchmark").asText()).isEqualTo("cpudl clean cpus=4");
         assertThat(b.get("sha256").asText()).isEqualTo(sha256(clean));
     }

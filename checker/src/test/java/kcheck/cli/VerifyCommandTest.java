@@ -92,7 +92,7 @@ class VerifyCommandTest {
         assertThat(missing.exit).isEqualTo(2);
         assertThat(missing.err).contains("not found");
         Files.writeString(bad, "{\"format\":1,\"entries\":[");
-        assertThat(Cli.run("verify", "--baseline", bad.toString()).err).contains("malformed JSON");
+        assertThat(Cli.run("verify", "--baseline", bad.toString()).err).contains("truncated JSON at line 1");
     }
 
     @Test

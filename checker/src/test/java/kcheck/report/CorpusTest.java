@@ -23,7 +23,7 @@ import kcheck.trace.TraceIO;
 /**
  * The regression corpus (traces/corpus): every trace reproduces its violation on its own variant
  * and is refused by the after-variant; and there is one trace per expected violation of a
- * non-mutant variant in the baseline. Regenerate with {@code ./kcheck verify --quick --corpus traces/corpus}.
+ * non-mutant variant in the baseline. Regenerate with {@code ./kcheck verify --quick --corpus traces/corpus --force}.
  */
 class CorpusTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();

@@ -35,30 +35,20 @@ public final class TraceIO {
         Files.writeString(file, toJson(t) + "\n");
     }
 
-    /** Reads and validates a trace file; {@link TraceFormatException} with one line naming the problem. */
+    /**
+     * Reads and validates a trace file; {@link TraceFormatException} with one line naming the
+     * problem. Bounded ({@link JsonInput}): file size, nesting depth, number and string length.
+     */
     public static Trace read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new TraceFormatException(file + ": no such file");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new TraceFormatException(file + ": cannot read (" + e.getMessage() + ")");
-        }
-        return parse(file.toString(), text);
+        return validate(file.toString(), JsonInput.read(file, file.toString(), TraceFormatException::new));
     }
 
     /** Parses and validates trace JSON; {@code where} names the source in messages. */
     public static Trace parse(String where, String text) {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            String m = e.getOriginalMessage();
-            boolean truncated = m != null && (m.contains("end-of-input") || m.contains("Unexpected end"));
-            throw new TraceFormatException(where + ": " + (truncated ? "truncated JSON" : "malformed JSON")
-                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
-        }
+        return validate(where, JsonInput.parse(where, text, TraceFormatException::new));
+    }
+
+    private static Trace validate(String where, JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new TraceFormatException(where + ": not a kcheck trace (expected a JSON object)");
         }
@@ -79,11 +69,11 @@ public final class TraceIO {
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new TraceFormatException(where + ": bad field: " + firstLine(e.getMessage()));
         }
-        validate(where, t);
+        check(where, t);
         return t;
     }
 
-    private static void validate(String where, Trace t) {
+    private static void check(String where, Trace t) {
         require(where, t.model() != null && !t.model().isBlank(), "missing \"model\"");
         require(where, t.variant() != null, "missing \"variant\"");
         require(where, t.property() != null, "missing \"property\"");
