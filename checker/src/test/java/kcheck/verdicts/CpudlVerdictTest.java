@@ -20,6 +20,8 @@ import kcheck.engine.Verdict;
 import kcheck.model.Model;
 
 /** The verdicts of KERNEL.md section 2, computed by the engine at the default bounds (4 CPUs, depth 4, edge keys). */
+// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class CpudlVerdictTest {
     private static final String[] ALL = {"heap-order", "index-consistent", "root-is-latest", "free-cpus", "find-sound",
         "same-heap", "writes"};

@@ -28,6 +28,8 @@ import kcheck.model.PropertyInfo;
 import kcheck.model.StepInfo;
 
 /** The verdicts of KERNEL.md section 4 (lb-redo), the seeded mutants, the race trace and the redo metrics. */
+// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LbRedoVerdictTest {
     private static final ModelFactory F = Models.get("lb-redo");
 

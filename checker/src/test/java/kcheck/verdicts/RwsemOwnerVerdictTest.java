@@ -29,6 +29,8 @@ import kcheck.model.ModelInputException;
  * reference code between runs in the same JVM.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RwsemOwnerVerdictTest {
     private static final String[] SAFETY = {"exclusion", "owner-sound", "spin-on-running-writer", "deadlock-free",
         "reader-owned-no-writer", "null-owner-no-writer"};
