@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
  * states/s, bytes/state, wall time and workers. Speed is measured here (and by JMH), never by
  * timed unit tests.
  */
-@Command(name = "bench", description = "Benchmark the engine on a fixed set of model runs.")
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the engine on a fixed set of model runs.")
 final class BenchCommand implements Callable<Integer> {
 
     /**

@@ -11,7 +11,6 @@ import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.report.Replay;
 import kcheck.trace.Trace;
-import kcheck.trace.TraceIO;
 import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,11 +21,20 @@ import picocli.CommandLine.Parameters;
  * Exit 1 if the recorded violation reproduces, 0 if the trace is refused (with the first step
  * that is not possible), 2 for a malformed or incompatible trace or an unusable variant file.
  */
-@Command(name = "replay", description = "Re-execute a trace on its variant or another one (the regression proof).")
+@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Re-execute a trace step by step (matched by actor and label) on its own variant or another one. On "
+            + "its own variant a counterexample must reproduce; on the fix it must be refused (a step that is not possible "
+            + "there, or a run that no longer violates): that pair is the regression proof of a patch."},
+        footer = {"", "Exit codes: 1 the recorded violation reproduces; 0 the variant refuses the trace; 2 a malformed or "
+            + "incompatible trace, or an unusable variant file.", "", "Examples:",
+            "  kcheck replay t.json --variant after",
+            "  kcheck replay corpus:rq-lock-before-fifo-entry --variant after",
+            "  kcheck replay t.json --variant-file /tmp/patch/Mine.java"})
 final class ReplayCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "TRACE.json")
-    Path trace;
+    @Parameters(index = "0", paramLabel = "TRACE.json", description = "a trace file, or corpus:NAME for a trace of kcheck's "
+            + "built-in regression corpus (e.g. corpus:rq-lock-before-fifo-entry)")
+    String trace;
 
     @Option(names = "--variant", paramLabel = "V", description = "variant to replay on (default: the trace's own)")
     String variant;
@@ -37,7 +45,7 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Trace t = TraceIO.read(trace);
+        Trace t = TraceFiles.read(trace);
         ModelFactory f = Replay.factory(t);
         VariantFile vf = VariantFiles.load(variantFile, variant, f);
         Replay.Outcome o;

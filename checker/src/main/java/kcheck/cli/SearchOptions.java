@@ -22,7 +22,7 @@ final class SearchOptions {
     @Option(names = "--time-limit", paramLabel = "DURATION", description = "stop (INCOMPLETE) after this long: 250ms, 90s, 5m, 1h")
     String timeLimit;
 
-    @Option(names = "--memory", paramLabel = "SIZE", description = "memory budget for the store: 512m, 8g (default 80% of the heap)")
+    @Option(names = "--memory", paramLabel = "SIZE", description = "memory budget for the store: 512m, 8g (default 80%% of the heap)")
     String memory;
 
     @Option(names = "--workers", paramLabel = "N", description = "BFS worker threads (default: available cores)")

@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
  * where the measure has one, before vs after. Seeded: the seed is printed and {@code --seed}
  * repeats the numbers, with any number of workers.
  */
-@Command(name = "simulate", description = "Timed, probabilistic simulation of a model's own steps: distributions with confidence "
+@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Timed, probabilistic simulation of a model's own steps: distributions with confidence "
         + "intervals, before vs after.")
 final class SimulateCommand implements Callable<Integer> {
 

@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 
 import kcheck.engine.Options;
 import kcheck.gate.Baseline;
+import kcheck.gate.HtmlReport;
 import kcheck.gate.JUnitXml;
 import kcheck.gate.Markdown;
 import kcheck.gate.Verification;
@@ -28,11 +29,20 @@ import picocli.CommandLine.Option;
  * {@code kcheck verify}: run the catalogue in the baseline file, print the verdict table, exit 0
  * only if every verdict equals its baseline.
  */
-@Command(name = "verify", description = "Run the baseline catalogue and compare every verdict with it.")
+@Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run the baseline catalogue (every model, variant, bound and property with its expected verdict, "
+            + "including before-variants and seeded mutants that must stay VIOLATED) and compare every verdict with it: the "
+            + "CI gate. The baseline and the regression corpus are built into kcheck, so verify works from any directory; "
+            + "--baseline runs another file. Nothing is written unless asked (--trace-dir, --junit-xml, --markdown, --html)."},
+        footer = {"", "Exit codes: 0 every verdict as the baseline; 1 a verdict differs; 2 usage or input error; 3 "
+            + "interrupted.", "", "Examples:", "  kcheck verify", "  kcheck verify --quick",
+            "  kcheck verify --junit-xml kcheck.xml --markdown kcheck.md --html kcheck.html --trace-dir traces/",
+            "  kcheck verify --variant-file /tmp/patch/Mine.java"})
 final class VerifyCommand implements Callable<Integer> {
 
-    @Option(names = "--baseline", paramLabel = "FILE", description = "expected verdicts (default kcheck-baseline.json)")
-    Path baseline = Path.of("kcheck-baseline.json");
+    @Option(names = "--baseline", paramLabel = "FILE", description = "expected verdicts (default: the baseline built into this "
+            + "kcheck, the repository's kcheck-baseline.json when it was built)")
+    Path baseline;
 
     @Option(names = "--junit-xml", paramLabel = "FILE", description = "write JUnit XML, one testcase per entry")
     Path junitXml;
@@ -40,9 +50,13 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--markdown", paramLabel = "FILE", description = "write a markdown summary")
     Path markdown;
 
-    @Option(names = "--trace-dir", paramLabel = "DIR", description = "where violation traces go (default target/kcheck-traces; "
-            + "with --variant-file a new directory in the system temp dir)")
+    @Option(names = "--trace-dir", paramLabel = "DIR", description = "write each violation's trace into DIR (created if "
+            + "missing); without it no trace is written")
     Path traceDir;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "write an HTML report: the verdict table and an SVG plot of "
+            + "every metric per component and variant")
+    Path html;
 
     @Option(names = "--variant-file", paramLabel = "FILE.java", description = "verify your own variant (a Java source file, see "
             + "'kcheck variant new'): the baseline entries of its model's --as variant, run on the file's variant, must keep "
@@ -68,7 +82,7 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Baseline b = Baseline.read(baseline);
+        Baseline b = baseline == null ? Baseline.builtIn() : Baseline.read(baseline);
         if (variantFile == null && as != null) {
             throw new UsageException("--as applies only with --variant-file");
         }
@@ -82,6 +96,7 @@ final class VerifyCommand implements Callable<Integer> {
         }
         checkWritable(junitXml, "--junit-xml");
         checkWritable(markdown, "--markdown");
+        checkWritable(html, "--html");
         Options o = Options.defaults().withWorkers(workers != null ? workers : Runtime.getRuntime().availableProcessors())
                 .withListener(ProgressPrinter.create(quiet));
         if (workers != null && (workers < 1 || workers > 256)) {
@@ -91,30 +106,26 @@ final class VerifyCommand implements Callable<Integer> {
             System.out.println("kcheck verify: " + VariantFiles.describe(vf) + ", in place of " + vf.model().name() + "/" + standIn
                     + " (expected verdicts: " + standIn + "'s)");
         }
-        System.out.println("kcheck verify: " + b.entries().size() + " entries from " + baseline
+        System.out.println("kcheck verify: " + b.entries().size() + " entries from " + b.file()
                 + (quick ? " (QUICK bounds: smaller than the baseline's, for pre-commit use)" : ""));
         System.out.printf(Locale.ROOT, "%-12s %-26s %-22s %-24s %-10s %-10s %12s %8s  %s%n", "model", "property", "variant",
                 "params", "verdict", "expected", "states", "seconds", "trace");
         Map<Verification.Row, String> traceFiles = new IdentityHashMap<>();
-        Path traces = traceDir != null ? traceDir : vf != null ? null : Path.of("target", "kcheck-traces");
+        Path traces = traceDir;
         if (traces != null) {
-            Files.createDirectories(traces);
+            try {
+                Files.createDirectories(traces);
+            } catch (IOException e) {
+                throw new UsageException("cannot create --trace-dir " + traces + ": " + e.getMessage());
+            }
         }
-        Path[] tempTraces = {null};
         String label = vf == null ? null : vf.label();
         if (corpus != null && !Files.isDirectory(corpus)) {
             throw new UsageException("--corpus " + corpus + ": directory does not exist");
         }
         Consumer<Verification.Row> each = row -> {
             ProgressPrinter.done(o.listener());
-            Path dir = traces;
-            if (dir == null && row.result().trace() != null) {
-                if (tempTraces[0] == null) {
-                    tempTraces[0] = tempDir();
-                }
-                dir = tempTraces[0];
-            }
-            String file = writeTrace(row, dir, true, label);
+            String file = traces == null ? null : writeTrace(row, traces, true, label);
             if (corpus != null && row.matches() && row.entry().expected() == kcheck.engine.Verdict.VIOLATED
                     && !kcheck.model.Models.get(row.entry().model()).variant(row.entry().variant()).mutant()) {
                 file = writeTrace(row, corpus, false, null);
@@ -135,6 +146,14 @@ final class VerifyCommand implements Callable<Integer> {
         }
         if (markdown != null) {
             Files.writeString(markdown, Markdown.render(rows, traceFiles, quick));
+        }
+        if (html != null) {
+            Files.writeString(html, HtmlReport.render(rows, traceFiles, quick, kcheck.report.BuildInfo.label()));
+        }
+        if (Interrupts.reason() != null) {
+            System.out.println("kcheck verify: " + Interrupts.reason() + " after " + rows.size() + " of " + b.entries().size()
+                    + " entries: not every verdict was computed");
+            return ExitCodes.INCOMPLETE;
         }
         List<String> differ = new ArrayList<>();
         for (Verification.Row r : rows) {
@@ -200,16 +219,6 @@ final class VerifyCommand implements Callable<Integer> {
             throw new UsageException("baseline " + b.file() + " has no entries for " + vf.model().name() + "/" + standIn);
         }
         return new Baseline(b.file(), entries);
-    }
-
-    /** A new directory in the system temp dir for the traces of a variant file's run (nothing goes into the repository). */
-    private static Path tempDir() {
-        try {
-            return Files.createTempDirectory("kcheck-verify-");
-        } catch (IOException e) {
-            throw new UsageException("cannot create a directory for traces in " + System.getProperty("java.io.tmpdir") + ": "
-                    + e.getMessage());
-        }
     }
 
     private String timeline(Verification.Row row) {

@@ -7,6 +7,15 @@ public interface ProgressListener {
 
     void progress(Progress p);
 
+    /**
+     * Polled by the search as often as its time limit: non-null asks it to stop now, with this
+     * reason, and report what it has (INCOMPLETE, violations found so far keep their traces).
+     * The command line returns non-null after SIGINT or SIGTERM.
+     */
+    default String stopRequested() {
+        return null;
+    }
+
     /** A snapshot: distinct states, transitions, states waiting, current depth, seconds, bytes used. */
     record Progress(long states, long transitions, long queued, int depth, double seconds, long bytes) {
         public double statesPerSecond() {

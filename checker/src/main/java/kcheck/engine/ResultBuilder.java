@@ -95,14 +95,14 @@ final class ResultBuilder {
                         m.id() + " of " + m.componentName(k) + " reaches " + max[k]);
             }
         }
-        MetricResult mr = new MetricResult(names, max, witnesses, m.bound());
+        MetricResult mr = new MetricResult(names, max, witnesses, m.bound(), m.saturation());
         Violation v = c.metricViolations[i];
         if (v != null) {
             TraceRebuilder.Path path = traces.path(v.stateId(), List.of(), null);
             return new PropertyResult(m.id(), m.kind(), m.description(), Verdict.VIOLATED, v.message(),
                     path.toTrace(-1, path.actors.size(), v.message()), mr);
         }
-        String msg = (complete ? "maximum " : "maximum so far ") + mr.overall();
+        String msg = (complete ? "maximum " : "maximum so far ") + mr.format(mr.overall());
         return new PropertyResult(m.id(), m.kind(), m.description(), open(), msg, null, mr);
     }
 

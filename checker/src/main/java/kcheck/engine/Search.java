@@ -60,6 +60,11 @@ abstract class Search {
     }
 
     boolean timeUp() {
+        String stop = options.listener().stopRequested();
+        if (stop != null) {
+            limit(stop);
+            return true;
+        }
         if (System.nanoTime() > deadlineNanos) {
             limit("time limit " + Durations.format(options.timeLimit()));
             return true;

@@ -51,6 +51,9 @@ public record Baseline(Path file, List<Entry> entries) {
         }
     }
 
+    /** Where the built-in baseline is packed (checker/pom.xml copies the repository's kcheck-baseline.json there). */
+    public static final String RESOURCE = "/kcheck/kcheck-baseline.json";
+
     /** Reads and validates a baseline; {@link ModelInputException} (exit 2) naming the problem. */
     public static Baseline read(Path file) {
         String text;
@@ -61,6 +64,27 @@ public record Baseline(Path file, List<Entry> entries) {
         } catch (IOException e) {
             throw new ModelInputException("cannot read baseline " + file + ": " + e.getMessage());
         }
+        return parse(file, text);
+    }
+
+    /**
+     * The baseline built into this kcheck (the repository's kcheck-baseline.json at build time),
+     * so that {@code kcheck verify} works from any directory; {@link #file()} names it
+     * {@code kcheck-baseline.json (built in)}.
+     */
+    public static Baseline builtIn() {
+        try (java.io.InputStream in = Baseline.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new ModelInputException("this kcheck has no built-in baseline (resource " + RESOURCE + "): pass --baseline FILE");
+            }
+            return parse(Path.of("kcheck-baseline.json (built in)"), new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ModelInputException("cannot read the built-in baseline: " + e.getMessage());
+        }
+    }
+
+    /** Parses and validates baseline JSON; {@code file} names it in messages. */
+    public static Baseline parse(Path file, String text) {
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(text);

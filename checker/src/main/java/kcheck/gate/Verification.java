@@ -51,6 +51,9 @@ public final class Verification {
         }
         List<Row> rows = new ArrayList<>();
         for (List<Baseline.Entry> group : groups.values()) {
+            if (options.listener().stopRequested() != null) {
+                break;
+            }
             Baseline.Entry first = group.get(0);
             ModelFactory f = Models.get(first.model());
             java.util.Set<String> props = new java.util.LinkedHashSet<>();

@@ -113,6 +113,36 @@ public final class VariantSource {
         return new Copy(cls, cls + ".java", out.toString(), impl);
     }
 
+    private static final java.util.Map<String, java.util.Optional<String>> SHA = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The SHA-256 of the source file of built-in variant {@code variant}'s reference
+     * implementation, as packed into this build (what {@code kcheck variant new} copies); null if
+     * the model takes no variant files, the variant is not built in, or the source is not packed.
+     * A reviewer compares it with the file in the repository at the revision {@code --version} names.
+     */
+    public static String sha256(ModelFactory f, String variant) {
+        return SHA.computeIfAbsent(f.name() + "/" + variant, k -> {
+            try {
+                VariantContract<?> contract = f.variantContract();
+                if (contract == null) {
+                    return java.util.Optional.empty();
+                }
+                Class<?> top = contract.implementationClass(variant);
+                while (top.getEnclosingClass() != null) {
+                    top = top.getEnclosingClass();
+                }
+                String res = RESOURCES + top.getName().replace('.', '/') + ".java";
+                ClassLoader cl = top.getClassLoader() != null ? top.getClassLoader() : VariantSource.class.getClassLoader();
+                try (InputStream in = cl.getResourceAsStream(res)) {
+                    return in == null ? java.util.Optional.empty() : java.util.Optional.of(VariantFile.sha256(in.readAllBytes()));
+                }
+            } catch (RuntimeException | IOException e) {
+                return java.util.Optional.empty();
+            }
+        }).orElse(null);
+    }
+
     /** The packed source of {@code top}. */
     private static String read(Class<?> top, ModelFactory f, String from) {
         String res = RESOURCES + top.getName().replace('.', '/') + ".java";

@@ -196,7 +196,15 @@ class VariantFileCliTest {
         assertOneLine(Cli.run("variant", "new", "cpudl", "after", "-o", dir.toString()), "'after' is a built-in cpudl variant");
         assertOneLine(Cli.run("variant", "new", "cpudl", "x", "--from", "nope", "-o", dir.toString()), "unknown variant 'nope'");
         assertOneLine(Cli.run("variant", "new", "cpudl", "cpudl", "-o", dir.toString()), "would hide kcheck.model.cpudl.Cpudl");
-        assertOneLine(Cli.run("variant", "new", "cpudl", "x", "-o", dir.resolve("none").toString()), "directory does not exist");
+        assertOneLine(Cli.run("variant", "new", "cpudl", "x", "-o", mine.toString()), "not a directory");
+    }
+
+    @Test
+    void variantNewCreatesAMissingOutputDirectory(@TempDir Path dir) {
+        Path out = dir.resolve("patch/nested");
+        Cli c = Cli.run("variant", "new", "cpudl", "mine", "-o", out.toString());
+        assertThat(c.exit).as(c.err).isZero();
+        assertThat(out.resolve("Mine.java")).isRegularFile();
     }
 
     @Test

@@ -25,13 +25,23 @@ class VerifyCommandTest {
     }
 
     @Test
-    void quickVerifyMatchesTheBaselineAndWritesValidJUnitXmlAndMarkdown(@TempDir Path dir) throws Exception {
+    void quickVerifyMatchesTheBuiltInBaselineAndWritesValidJUnitXmlMarkdownAndHtml(@TempDir Path dir) throws Exception {
         Path xml = dir.resolve("kcheck.xml");
         Path md = dir.resolve("kcheck.md");
-        Cli c = Cli.run("verify", "--baseline", BASELINE.toString(), "--quick", "--junit-xml", xml.toString(),
-                "--markdown", md.toString(), "--trace-dir", dir.resolve("traces").toString(), "--quiet");
+        Path html = dir.resolve("kcheck.html");
+        Path traces = dir.resolve("new/traces");
+        Cli c = Cli.run("verify", "--quick", "--junit-xml", xml.toString(),
+                "--markdown", md.toString(), "--html", html.toString(), "--trace-dir", traces.toString(), "--quiet");
         assertThat(c.exit).as(c.out + c.err).isZero();
-        assertThat(c.out).contains("QUICK bounds").contains("verdicts match the baseline");
+        assertThat(c.out).contains("entries from kcheck-baseline.json (built in)").contains("QUICK bounds")
+                .contains("verdicts match the baseline");
+        assertThat(traces).as("--trace-dir is created").isDirectory();
+        try (var files = Files.list(traces)) {
+            assertThat(files.count()).as("one trace per violation").isPositive();
+        }
+        String page = Files.readString(html);
+        assertThat(page).startsWith("<!DOCTYPE html>").contains("<svg").contains("rq-lock \u00b7 overtake")
+                .contains("data-series=\"before\"").contains("data-series=\"after\"").doesNotContain("src=\"http");
         Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile());
         Element suites = doc.getDocumentElement();
         assertThat(suites.getTagName()).isEqualTo("testsuites");
@@ -40,6 +50,11 @@ class VerifyCommandTest {
         assertThat(doc.getElementsByTagName("failure").getLength()).isZero();
         assertThat(((Element) cases.item(0)).getAttribute("classname")).startsWith("kcheck.");
         assertThat(Files.readString(md)).contains("| model | property | variant |").contains("match the baseline");
+    }
+
+    @Test
+    void theBuiltInBaselineIsTheRepositorysFile() {
+        assertThat(kcheck.gate.Baseline.builtIn().entries()).isEqualTo(kcheck.gate.Baseline.read(BASELINE).entries());
     }
 
     @Test

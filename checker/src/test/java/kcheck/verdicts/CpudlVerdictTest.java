@@ -19,9 +19,7 @@ import kcheck.engine.RunResult;
 import kcheck.engine.Verdict;
 import kcheck.model.Model;
 
-/** The verdicts of KERNEL.md section 2, computed by the engine at the default bounds (4 CPUs, depth 4, edge keys). */
-// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
-@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
+/** The verdicts of docs/spec.md section 2, computed by the engine at the default bounds (4 CPUs, depth 4, edge keys). */
 class CpudlVerdictTest {
     private static final String[] ALL = {"heap-order", "index-consistent", "root-is-latest", "free-cpus", "find-sound",
         "same-heap", "writes"};
@@ -37,8 +35,8 @@ class CpudlVerdictTest {
     }
 
     /**
-     * One exhaustive run per variant with every property. Expected verdicts are KERNEL.md's
-     * except {@code free-cpus} on before, which KERNEL.md lists as holding: the checker finds it
+     * One exhaustive run per variant with every property. Expected verdicts are docs/spec.md's
+     * except {@code free-cpus} on before, which the original specification listed as holding: the checker finds it
      * violated (see {@link #freeCpusIsViolatedOnBeforeBecauseRemovingTheLastSlotSwapsTheCpuBack}).
      */
     @ParameterizedTest(name = "{0}: heap-order {1}, index {2}, root {3}, free {4}, find {5}, same-heap {6}")

@@ -27,13 +27,11 @@ import kcheck.model.Models;
 import kcheck.model.PropertyInfo;
 import kcheck.model.StepInfo;
 
-/** The verdicts of KERNEL.md section 4 (lb-redo), the seeded mutants, the race trace and the redo metrics. */
-// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
-@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
+/** The verdicts of docs/spec.md section 4 (lb-redo), the seeded mutants, the race trace and the redo metrics. */
 class LbRedoVerdictTest {
     private static final ModelFactory F = Models.get("lb-redo");
 
-    /** KERNEL.md section 4: property -> expected verdict for before, rfc, after. */
+    /** docs/spec.md section 4: property -> expected verdict for before, rfc, after. */
     private static final Map<String, Verdict[]> EXPECTED = Map.of(
             "terminates", new Verdict[] {Verdict.HOLDS, Verdict.HOLDS, Verdict.HOLDS},
             "call-returns", new Verdict[] {Verdict.HOLDS, Verdict.HOLDS, Verdict.HOLDS},

@@ -28,8 +28,6 @@ import kcheck.model.Models;
  * the parallel search is the sequential one: 2 workers give the same distinct-state count and the
  * same verdicts, maxima and shortest-trace lengths as 1.
  */
-// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
-@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ReductionsAgreeTest {
 
     @TestFactory

@@ -20,9 +20,7 @@ import kcheck.engine.RunResult;
 import kcheck.engine.Verdict;
 import kcheck.model.Model;
 
-/** The verdicts of KERNEL.md section 1, computed by the engine. */
-// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
-@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
+/** The verdicts of docs/spec.md section 1, computed by the engine. */
 class RqLockVerdictTest {
     private static final String[] SAFETY = {"mutual-exclusion", "deadlock-free", "holds-both-on-return", "return-contract"};
 

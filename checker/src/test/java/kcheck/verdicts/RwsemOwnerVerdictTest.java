@@ -24,13 +24,11 @@ import kcheck.model.Model;
 import kcheck.model.ModelInputException;
 
 /**
- * The verdicts of KERNEL.md section 3, computed by the engine. The safety runs are shared by the
+ * The verdicts of docs/spec.md section 3, computed by the engine. The safety runs are shared by the
  * tests of one instance (one per class run), never across runs: mutation testing swaps the
  * reference code between runs in the same JVM.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
-@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RwsemOwnerVerdictTest {
     private static final String[] SAFETY = {"exclusion", "owner-sound", "spin-on-running-writer", "deadlock-free",
         "reader-owned-no-writer", "null-owner-no-writer"};

@@ -36,7 +36,7 @@ import kcheck.model.Models;
 /**
  * The JVM-thread cross-check: for every configuration, the explicit-state verdict
  * ({@code kcheck check}: the engine on the model) and Lincheck's verdict on the same reference
- * code run by real threads must both be the one KERNEL.md expects, so they agree. When every
+ * code run by real threads must both be the one docs/spec.md expects, so they agree. When every
  * configuration has run and agreed, the side-by-side table is written to
  * {@code docs/lincheck-table.md}.
  *
@@ -189,7 +189,7 @@ class LincheckCrossCheckTest {
     }
 
     /**
-     * Runs the Lincheck checks of one configuration: the properties KERNEL.md expects to hold
+     * Runs the Lincheck checks of one configuration: the properties docs/spec.md expects to hold
      * together (their monitors are independent), and each property it expects to fail in a
      * check of its own (Lincheck stops at the first failure). {@code check} runs one check (its
      * scenarios, in order, until one fails). A property expected to hold that fails makes the

@@ -31,7 +31,7 @@ import kcheck.model.threads.WaitAbandoned;
  * <li>{@code exclusion}: never a writer with readers, never two writers;
  * <li>{@code owner-sound}: {@code owner == T} implies T holds the write lock (checked where owner
  * or T's holding changes: an owner store, a writer's release);
- * <li>{@code no-spin-on-readers} (KERNEL.md's count, the model's {@code no-spin-on-readers-k2}):
+ * <li>{@code no-spin-on-readers} (the specification's count (docs/spec.md), the model's {@code no-spin-on-readers-k2}):
  * the spinner (the osq holder) loads count in {@code rwsem_try_write_lock_unqueued} while
  * &ge; 1 reader and no writer hold the lock and every holding reader is settled; reset when
  * reader holders go 0 &rarr; 1 and when the spinner takes the osq; more than K = 2 is a

@@ -42,6 +42,15 @@ public interface ModelFactory {
     }
 
     /**
+     * The notation of this model's traces, one line each, for the legend every text output that
+     * uses it prints (e.g. {@code "rqN.serving: the ticket rq N serves now (not a CPU id)"}).
+     * Empty if the fields need no explanation.
+     */
+    default List<String> legend() {
+        return List.of();
+    }
+
+    /**
      * The variant contract, if this model accepts variants from a source file
      * ({@code kcheck variant new}, {@code --variant-file}); {@code null} if it does not. See
      * {@link VariantContract} for the one-line implementation.

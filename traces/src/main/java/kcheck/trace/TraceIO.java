@@ -103,12 +103,34 @@ public final class TraceIO {
             require(where, s.action() != null && !s.action().isBlank(), "step " + (i + 1) + " has no action");
             require(where, s.changes() != null && s.changes().stream().allMatch(TraceIO::validField),
                     "step " + (i + 1) + " has no valid \"changes\" list");
+            require(where, validLocks(s.locks(), t.actors().size()), "step " + (i + 1) + " has a bad \"locks\" list");
         }
+        require(where, validLocks(t.initialLocks(), t.actors().size()), "bad \"initialLocks\"");
+        require(where, t.legend() == null || t.legend().stream().allMatch(l -> l != null), "null line in \"legend\"");
         require(where, t.violationStep() >= 0 && t.violationStep() <= t.steps().size(),
                 "violationStep " + t.violationStep() + " outside 0.." + t.steps().size());
         if (t.loopStart() != null) {
             require(where, t.loopStart() >= 0 && t.loopStart() < t.steps().size(), "loopStart outside the steps");
         }
+    }
+
+    private static boolean validLocks(java.util.List<Trace.Lock> locks, int actors) {
+        if (locks == null) {
+            return true;
+        }
+        for (Trace.Lock l : locks) {
+            if (l == null || l.name() == null || l.holders() == null || l.waiters() == null) {
+                return false;
+            }
+            for (java.util.List<Integer> as : java.util.List.of(l.holders(), l.waiters())) {
+                for (Integer a : as) {
+                    if (a == null || a < 0 || a >= actors) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     private static boolean validField(Trace.Field f) {

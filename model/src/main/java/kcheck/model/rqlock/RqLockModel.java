@@ -17,6 +17,7 @@ import kcheck.model.Deadlock;
 import kcheck.model.FieldSink;
 import kcheck.model.Invariant;
 import kcheck.model.Layout;
+import kcheck.model.LockSink;
 import kcheck.model.Metric;
 import kcheck.model.Model;
 import kcheck.model.Params;
@@ -483,6 +484,39 @@ final class RqLockModel implements Model {
             } else {
                 out.field(FieldSink.SHARED, "rq" + l + ".locked", Long.toString(locked[l].get(s)));
             }
+        }
+    }
+
+    /**
+     * Per runqueue lock: the CPUs whose held set contains it, and the CPUs spinning on it: under
+     * ticket locks those with a ticket taken, in ticket order (the order they will be served);
+     * under test-and-set those about to test it while another CPU holds it (no order).
+     */
+    @Override
+    public void locks(long[] s, LockSink out) {
+        for (int l = 0; l < n; l++) {
+            int[] holders = new int[n];
+            int nh = 0;
+            Integer[] waiting = new Integer[n];
+            int nw = 0;
+            for (int c = 0; c < n; c++) {
+                int g = g(s, c);
+                if ((prog.held[g] & (1 << l)) != 0) {
+                    holders[nh++] = c;
+                } else if (prog.lock[g] == l && (prog.op[g] == WAIT || prog.op[g] == TAS)) {
+                    waiting[nw++] = c;
+                }
+            }
+            if (!ticket && nh == 0) {
+                nw = 0;
+            }
+            final int lock = l;
+            Integer[] w = java.util.Arrays.copyOf(waiting, nw);
+            if (ticket) {
+                java.util.Arrays.sort(w, java.util.Comparator.comparingInt(c -> (tkt[c].getInt(s) - owner[lock].getInt(s)) & TICKET_MASK));
+            }
+            out.lock("rq" + l, java.util.Arrays.copyOf(holders, nh), java.util.Arrays.stream(w).mapToInt(Integer::intValue).toArray(),
+                    ticket);
         }
     }
 

@@ -930,6 +930,12 @@ final class RwsemOwnerModel implements Model {
         public long bound() {
             return 2;
         }
+
+        /** The counter stops at SPIN_CAP; reaching it means the spinner's loop repeats (the no-spin-on-readers lasso). */
+        @Override
+        public long saturation() {
+            return SPIN_CAP;
+        }
     }
 
     /** {@code spin-on-running-writer}: a NULL owner with a running writer in its set_owner gap makes can_spin true. */
@@ -986,6 +992,12 @@ final class RwsemOwnerModel implements Model {
         @Override
         public long value(long[] s, int c) {
             return c == 0 ? wastedAll.get(s) : k2.get(s);
+        }
+
+        /** Both counters stop at SPIN_CAP, reached only on the spinner's repeating loop. */
+        @Override
+        public long saturation() {
+            return SPIN_CAP;
         }
     }
 
