@@ -61,7 +61,9 @@ final class BenchCommand implements Callable<Integer> {
                     concat(RQ_SAFETY, "fifo-entry")),
             new Entry("cpudl", "after", Map.of("cpus", "4")),
             new Entry("rwsem-owner", "after", Map.of()),
-            new Entry("lb-redo", "before", Map.of()));
+            new Entry("lb-redo", "before", Map.of()),
+            new Entry("lb-redo", "before", Map.of("cpus", "16", "groups", "16", "scenario", "pinned")),
+            new Entry("lb-redo", "v6.12", Map.of("cpus", "6", "groups", "2", "topology", "cluster")));
 
     private static List<String> concat(List<String> a, String b) {
         List<String> out = new ArrayList<>(a);

@@ -102,7 +102,7 @@ public final class LbRedoSimulation implements SimulationProfile {
             }
             return PULL;
         }
-        if (label.contains("find_busiest_queue") || label.contains("no busiest")) {
+        if (label.contains("find_busiest_queue") || label.contains("sched_balance_find_src_rq") || label.contains("no busiest")) {
             return PASS;
         }
         if (label.startsWith("busiest->nr_running")) {
@@ -112,7 +112,7 @@ public final class LbRedoSimulation implements SimulationProfile {
             return DETACH;
         }
         if (label.startsWith("goto ") || label.startsWith("return ") || label.startsWith("load_balance: goto")
-                || label.startsWith("redo: goto")) {
+                || label.startsWith("sched_balance_rq: goto") || label.startsWith("redo: goto")) {
             return BRANCH;
         }
         throw unknown(label);

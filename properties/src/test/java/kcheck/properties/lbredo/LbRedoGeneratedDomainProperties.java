@@ -36,6 +36,10 @@ class LbRedoGeneratedDomainProperties {
         return LbRedoSearches.domain(r, minCpus, maxCpus, maxPulls);
     }
 
+    private static LbDomain domain(SplittableRandom r, int minCpus, int maxCpus, int maxPulls, boolean anyIdle) {
+        return LbRedoSearches.domain(r, minCpus, maxCpus, maxPulls, anyIdle);
+    }
+
     @Test
     void everyVariantTerminatesWithinTheBoundOnGeneratedDomainsUpTo64Cpus() {
         long seed = Seeds.seed("lb-redo terminates");
@@ -67,18 +71,20 @@ class LbRedoGeneratedDomainProperties {
     }
 
     @Test
-    void exhaustiveSearchOnSmallGeneratedDomainsGivesTheKernelMdVerdictsOfAfter() {
+    void exhaustiveSearchOnSmallGeneratedDomainsGivesTheVerdictsOfAfterForEveryIdleType() {
         long seed = Seeds.seed("lb-redo small domains exhaustive");
         SplittableRandom r = new SplittableRandom(seed);
         for (int i = 0; i < 30; i++) {
-            LbDomain d = domain(r, 2, 6, 2);
-            for (String variant : List.of("before", "rfc", "after")) {
-                RunResult res = Engine.check(model(variant, d, "terminates", "no-spurious-redo", "all-pinned-sound"),
-                        Options.defaults());
+            LbDomain d = domain(r, 2, 6, 2, true);
+            for (String variant : List.of("before", "rfc", "after", "v6.12")) {
+                RunResult res = Engine.check(model(variant, d, "terminates", "no-spurious-redo", "all-pinned-sound",
+                        "call-returns", "newidle-pulls-here", "scan-bounded"), Options.defaults());
                 assertThat(res.stats().complete()).isTrue();
-                assertThat(res.property("terminates").verdict()).as("seed %d domain %d %s: %s", seed, i, variant,
-                        d.description()).isEqualTo(Verdict.HOLDS);
-                if (variant.equals("after")) {
+                for (String p : List.of("terminates", "call-returns", "newidle-pulls-here", "scan-bounded")) {
+                    assertThat(res.property(p).verdict()).as("seed %d domain %d %s %s: %s", seed, i, variant, p,
+                            d.description()).isEqualTo(Verdict.HOLDS);
+                }
+                if (variant.equals("after") || variant.equals("v6.12")) {
                     assertThat(res.property("no-spurious-redo").verdict()).as("seed %d domain %d: %s", seed, i,
                             d.description()).isEqualTo(Verdict.HOLDS);
                     assertThat(res.property("all-pinned-sound").verdict()).isEqualTo(Verdict.HOLDS);

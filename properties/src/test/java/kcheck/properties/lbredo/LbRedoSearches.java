@@ -12,6 +12,7 @@ import kcheck.engine.RunResult;
 import kcheck.engine.Verdict;
 import kcheck.model.Model;
 import kcheck.model.lbredo.LbDomain;
+import kcheck.model.lbredo.LbEnv;
 import kcheck.model.lbredo.LbRedoFactory;
 import kcheck.properties.gen.InputSearch;
 
@@ -33,6 +34,14 @@ public final class LbRedoSearches {
 
     /** A random domain: CPU 0 newly idle, at least one CPU outside its group. */
     public static LbDomain domain(SplittableRandom r, int minCpus, int maxCpus, int maxPulls) {
+        return domain(r, minCpus, maxCpus, maxPulls, false);
+    }
+
+    /**
+     * A random domain, at least one CPU outside CPU 0's group; with {@code anyIdle}, CPU 0 balances
+     * newly idle, idle or busy (one in three each), so random masks make LBF_DST_PINNED arise.
+     */
+    public static LbDomain domain(SplittableRandom r, int minCpus, int maxCpus, int maxPulls, boolean anyIdle) {
         int n = minCpus + r.nextInt(maxCpus - minCpus + 1);
         int groups = 2 + r.nextInt(Math.min(n, 8) - 1);
         int[] groupOf = new int[n];
@@ -66,7 +75,9 @@ public final class LbRedoSearches {
                 rq[c][i] = mask | (1L << c);                  // a task may always run where it is
             }
         }
-        return LbDomain.custom(n, groupOf, active, rq, r.nextInt(maxPulls + 1));
+        int pulls = r.nextInt(maxPulls + 1);
+        int idle = anyIdle ? new int[] {LbEnv.CPU_NEWLY_IDLE, LbEnv.CPU_IDLE, LbEnv.CPU_NOT_IDLE}[r.nextInt(3)] : LbEnv.CPU_NEWLY_IDLE;
+        return LbDomain.custom(n, groupOf, active, rq, pulls, idle);
     }
 
     /**
@@ -116,7 +127,7 @@ public final class LbRedoSearches {
 
     /**
      * Exhaustive search of {@code props} on {@code domains} generated domains of 2 to 6 CPUs (up to
-     * 2 pulls) per run; one input is one domain, searched exhaustively.
+     * 2 pulls, any idle type) per run; one input is one domain, searched exhaustively.
      */
     public static InputSearch exhaustiveOnSmallDomains(String variant, int domains, String... props) {
         return new InputSearch() {
@@ -129,7 +140,7 @@ public final class LbRedoSearches {
             public boolean finds(long seed) {
                 SplittableRandom r = new SplittableRandom(seed);
                 for (int i = 0; i < domains; i++) {
-                    if (violates(domain(r, 2, 6, 2))) {
+                    if (violates(domain(r, 2, 6, 2, true))) {
                         return true;
                     }
                 }
@@ -141,14 +152,14 @@ public final class LbRedoSearches {
                 SplittableRandom r = new SplittableRandom(seed);
                 int hits = 0;
                 for (int i = 0; i < samples; i++) {
-                    hits += violates(domain(r, 2, 6, 2)) ? 1 : 0;
+                    hits += violates(domain(r, 2, 6, 2, true)) ? 1 : 0;
                 }
                 return (double) hits / samples;
             }
 
             @Override
             public String describe() {
-                return domains + " generated domains of 2..6 CPUs, each searched exhaustively";
+                return domains + " generated domains of 2..6 CPUs (any idle type), each searched exhaustively";
             }
         };
     }
