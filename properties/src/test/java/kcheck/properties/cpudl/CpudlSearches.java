@@ -88,4 +88,9 @@ public final class CpudlSearches {
     public static InputSearch modelSchedules(String variant) {
         return InputSearch.uniform(model(variant, 8, "edge"), 12, 40, 25);
     }
+
+    /** The model's safety properties on before, 8 CPUs, edge keys: 200 uniformly random schedules of 12..40 calls. */
+    public static InputSearch modelFind() {
+        return InputSearch.uniform(model("before", 8, "edge"), 12, 40, 200);
+    }
 }

@@ -37,10 +37,12 @@ import kcheck.properties.gen.InputSearch;
  * violates the property. The baseline's VIOLATED entries of these variants are the pairs a
  * property must catch.
  *
- * <p><b>Generated</b>: every search of {@link GeneratedSuites} runs on every variant of its model,
- * {@value #RUNS} times from different seeds (the fraction of runs that find a violation), and
- * {@value #SAMPLES} single inputs are checked one by one (the per-input hit rate: near 1 the bug
- * is hit by any input, below 1 % finding it is a search).
+ * <p><b>Generated</b>: every search of {@link GeneratedSuites} runs on {@code before} and on every
+ * mutant and bug variant of its model, {@value #RUNS} times from different seeds (the fraction of
+ * runs that find a violation), and single inputs are checked one by one (the per-input hit rate:
+ * near 1 the bug is hit by any input, below 1 % finding it is a search). The suites' "finds the
+ * bug" searches ({@link GeneratedSuites#FINDS}) run on their target variant the same way, with
+ * {@value #FIND_SAMPLES} single inputs.
  *
  * <p>Every seed is fixed ({@value #SEED} and offsets from it), so the table is the same on every
  * machine and can be committed; it does not follow {@code -Dkcheck.seed}.
@@ -48,7 +50,8 @@ import kcheck.properties.gen.InputSearch;
 final class PowerTable {
     static final long SEED = 20_240_611L;
     static final int RUNS = 5;
-    static final int SAMPLES = 1000;
+    /** Single inputs checked for the per-input rate of a search the suites present as a real one. */
+    static final int FIND_SAMPLES = 2000;
     /** A search is a real search where single inputs find the bug less often than this. */
     static final double REAL_SEARCH = 0.01;
     private static final Duration SEARCH_TIME_LIMIT = Duration.ofMinutes(3);
@@ -77,9 +80,12 @@ final class PowerTable {
         final Map<String, List<String>> historical = new LinkedHashMap<>();
         /** (variant, property) pairs the baseline says must be caught, with their parameters. */
         final List<Baseline.Entry> mustCatch = new ArrayList<>();
-        final List<VariantInfo> allVariants = new ArrayList<>();
         /** search name -> variant -> cell. */
         final Map<GeneratedSuites, Map<String, Gen>> generated = new LinkedHashMap<>();
+        /** The variants the generated searches run on: before, then the mutant and bug columns. */
+        final List<String> generatedColumns = new ArrayList<>();
+        /** The find tests' searches on their targets. */
+        final Map<GeneratedSuites.Find, Gen> finds = new LinkedHashMap<>();
 
         ModelPower(String model) {
             this.model = model;
@@ -149,7 +155,6 @@ final class PowerTable {
     ModelPower compute(ModelFactory f) {
         ModelPower mp = new ModelPower(f.name());
         mp.properties.addAll(f.properties());
-        mp.allVariants.addAll(f.variants());
         List<Baseline.Entry> entries = baseline.entries().stream().filter(e -> e.model().equals(f.name())).toList();
         for (Baseline.Entry e : entries) {
             boolean bugColumn = f.variants().stream().anyMatch(v -> v.name().equals(e.variant()) && isBug(v));
@@ -181,6 +186,10 @@ final class PowerTable {
                 mp.runs.add(exhaustive(f, v.name(), params, mp));
             }
         }
+        if (f.variants().stream().anyMatch(v -> v.name().equals("before"))) {
+            mp.generatedColumns.add("before");
+        }
+        mp.columns.forEach(v -> mp.generatedColumns.add(v.name()));
         /* the generated cells are independent (each builds its own model instances): two at a time */
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "power");
@@ -194,24 +203,27 @@ final class PowerTable {
                     continue;
                 }
                 Map<String, java.util.concurrent.Future<Gen>> cells = new LinkedHashMap<>();
-                for (VariantInfo v : f.variants()) {
-                    cells.put(v.name(), pool.submit(() -> generated(g, v.name())));
+                for (String v : mp.generatedColumns) {
+                    cells.put(v, pool.submit(() -> generated(g.model() + " / " + g.name(), () -> g.search().apply(v), v, g.samples())));
                 }
                 futures.put(g, cells);
+            }
+            Map<GeneratedSuites.Find, java.util.concurrent.Future<Gen>> findFutures = new LinkedHashMap<>();
+            for (GeneratedSuites.Find fs : GeneratedSuites.FINDS) {
+                if (fs.model().equals(f.name())) {
+                    findFutures.put(fs, pool.submit(() -> generated(fs.model() + " / find " + fs.name(), fs.search(), fs.variant(),
+                            FIND_SAMPLES)));
+                }
             }
             for (Map.Entry<GeneratedSuites, Map<String, java.util.concurrent.Future<Gen>>> e : futures.entrySet()) {
                 Map<String, Gen> cells = new LinkedHashMap<>();
                 for (Map.Entry<String, java.util.concurrent.Future<Gen>> c : e.getValue().entrySet()) {
-                    try {
-                        cells.put(c.getKey(), c.getValue().get());
-                    } catch (InterruptedException x) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException(x);
-                    } catch (java.util.concurrent.ExecutionException x) {
-                        throw new IllegalStateException(x.getCause());
-                    }
+                    cells.put(c.getKey(), get(c.getValue()));
                 }
                 mp.generated.put(e.getKey(), cells);
+            }
+            for (Map.Entry<GeneratedSuites.Find, java.util.concurrent.Future<Gen>> e : findFutures.entrySet()) {
+                mp.finds.put(e.getKey(), get(e.getValue()));
             }
         } finally {
             pool.shutdownNow();
@@ -246,23 +258,35 @@ final class PowerTable {
         }
     }
 
-    private Gen generated(GeneratedSuites g, String variant) {
+    private static Gen get(java.util.concurrent.Future<Gen> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(x);
+        } catch (java.util.concurrent.ExecutionException x) {
+            throw new IllegalStateException(x.getCause());
+        }
+    }
+
+    private Gen generated(String what, java.util.function.Supplier<InputSearch> search, String variant, int samples) {
         long t0 = System.nanoTime();
         try {
-            InputSearch s = g.search().apply(variant);
+            InputSearch s = search.get();
             int found = 0;
             for (int r = 0; r < RUNS; r++) {
                 found += s.finds(SEED + 1000L * (r + 1)) ? 1 : 0;
             }
-            double p = s.perInput(SEED, SAMPLES);
+            double p = s.perInput(SEED, samples);
             double secs = (System.nanoTime() - t0) / 1e9;
             synchronized (log) {
-                log.printf(Locale.ROOT, "[power] %s / %s on %s: %d/%d runs, per input %.4f, %.1f s%n", g.model(), g.name(), variant,
-                        found, RUNS, p, secs);
+                log.printf(Locale.ROOT, "[power] %s on %s: %d/%d runs, per input %.4f, %.1f s%n", what, variant, found, RUNS, p, secs);
             }
             return new Gen(found, p, null, secs);
         } catch (RuntimeException e) {
-            log.printf("[power] %s / %s on %s: cannot run: %s%n", g.model(), g.name(), variant, e);
+            synchronized (log) {
+                log.printf("[power] %s on %s: cannot run: %s%n", what, variant, e);
+            }
             return new Gen(0, 0, e.getClass().getSimpleName() + ": " + e.getMessage(), (System.nanoTime() - t0) / 1e9);
         }
     }
@@ -289,13 +313,16 @@ final class PowerTable {
                 + "stopped the search first. Metrics without a bound are measurements and catch nothing by design (listed, not "
                 + "checked). *Also caught in the baseline*: the other variants the baseline expects to violate the property (the "
                 + "historical bugs; `./kcheck verify` checks them at these bounds).\n\n");
-        b.append("**Generated.** Each search of the generated-input suites (one run as the suite does it) on every variant of "
-                + "its model: the fraction of " + RUNS + " runs from different seeds that find a violation, and in brackets the "
-                + "per-input hit rate, the share of " + SAMPLES + " single inputs (schedules, call sequences, domains) that "
-                + "violate on their own. Near 100 % the bug is hit by any input and the run proves little about the search; "
+        b.append("**Generated.** Each search of the generated-input suites that claim a property holds (one run as the suite "
+                + "does it) on `before` and on every mutant and bug variant: the fraction of " + RUNS + " runs from different "
+                + "seeds that find a violation, and in brackets the per-input hit rate, the share of single inputs (schedules, "
+                + "call sequences, domains; 200 of them, 30 where one input is a domain searched exhaustively) that violate on "
+                + "their own. Near 100 % the bug is hit by any input and the run proves little about the search; "
                 + "**bold** marks a real search: runs find what fewer than 1 % of single inputs hit. PCT: probabilistic "
-                + "concurrency testing (Burckhardt et al., ASPLOS 2010; `kcheck.properties.gen.Pct`). Seeds are fixed ("
-                + SEED + " and offsets), so this file is reproducible.\n");
+                + "concurrency testing (Burckhardt et al., ASPLOS 2010; `kcheck.properties.gen.Pct`). The suites' tests that "
+                + "find a bug are measured the same way on their target (" + FIND_SAMPLES + " single inputs); the build fails if "
+                + "one presented as a real search is not one. Seeds are fixed (" + SEED + " and offsets), so this file is "
+                + "reproducible.\n");
         for (ModelPower mp : models) {
             b.append("\n## ").append(mp.model).append("\n\n### Exhaustive\n\n");
             b.append("| property |");
@@ -322,17 +349,28 @@ final class PowerTable {
             b.append(String.join(". ", bounds)).append(".\n");
             if (!mp.generated.isEmpty()) {
                 b.append("\n### Generated\n\n| search (suite) |");
-                mp.allVariants.forEach(v -> b.append(" ").append(v.name()).append(" |"));
+                mp.generatedColumns.forEach(v -> b.append(" ").append(v).append(" |"));
                 b.append("\n|---|");
-                mp.allVariants.forEach(v -> b.append("---|"));
+                mp.generatedColumns.forEach(v -> b.append("---|"));
                 b.append("\n");
                 for (Map.Entry<GeneratedSuites, Map<String, Gen>> e : mp.generated.entrySet()) {
                     GeneratedSuites g = e.getKey();
                     b.append("| ").append(g.name()).append(" (").append(g.suite()).append(") |");
-                    for (VariantInfo v : mp.allVariants) {
-                        b.append(" ").append(genCell(e.getValue().get(v.name()))).append(" |");
+                    for (String v : mp.generatedColumns) {
+                        b.append(" ").append(genCell(e.getValue().get(v))).append(" |");
                     }
                     b.append("\n");
+                }
+            }
+            if (!mp.finds.isEmpty()) {
+                b.append("\n### The suites' \"finds the bug\" searches\n\n| search | test | variant | runs (per input) | a search? |\n"
+                        + "|---|---|---|---|---|\n");
+                for (Map.Entry<GeneratedSuites.Find, Gen> e : mp.finds.entrySet()) {
+                    GeneratedSuites.Find fs = e.getKey();
+                    Gen g = e.getValue();
+                    boolean real = g.error() == null && g.perInput() < REAL_SEARCH;
+                    b.append("| ").append(fs.name()).append(" | `").append(fs.test()).append("` | ").append(fs.variant()).append(" | ")
+                            .append(genCell(g)).append(" | ").append(real ? "yes" : "no: single inputs hit it").append(" |\n");
                 }
             }
         }

@@ -45,4 +45,18 @@ public final class RqLockSearches {
     public static InputSearch fifoEntry(String variant, int cpus) {
         return InputSearch.uniform(model(variant, cpus, 3, "ticket", List.of("fifo-entry")), 50, 400, 60);
     }
+
+    /** The mutant that takes this_rq before busiest, deadlock-free, 8 CPUs, one round: {@code schedules} PCT schedules of depth 2. */
+    public static InputSearch unorderedDeadlockPct(int schedules) {
+        return InputSearch.pct(unorderedModel(), 2, 81, schedules);
+    }
+
+    public static Model unorderedModel() {
+        return model("mutant-unordered", 8, 1, "ticket", List.of("deadlock-free"));
+    }
+
+    /** fifo-entry on before, 2 rounds, {@code cpus} CPUs: 300 uniformly random schedules of 50..300 steps. */
+    public static InputSearch fifoEntryFind(int cpus) {
+        return InputSearch.uniform(model("before", cpus, 2, "ticket", List.of("fifo-entry")), 50, 300, 300);
+    }
 }
