@@ -59,6 +59,7 @@ final class BenchCommand implements Callable<Integer> {
             new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket"), "safety", RQ_SAFETY),
             new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket"), "safety+fifo-entry",
                     concat(RQ_SAFETY, "fifo-entry")),
+            new Entry("rq-lock", "v6.12", Map.of("cpus", "4", "lock", "qspinlock"), "safety", RQ_SAFETY),
             new Entry("cpudl", "after", Map.of("cpus", "4")),
             new Entry("rwsem-owner", "after", Map.of()),
             new Entry("lb-redo", "before", Map.of()),
@@ -155,7 +156,10 @@ final class BenchCommand implements Callable<Integer> {
                 o.put("transitions", s.transitions());
                 o.put("statesPerSecond", Math.round(s.statesPerSecond()));
                 o.put("bytesPerState", Math.round(s.bytesPerState() * 10) / 10.0);
-                o.put("linkBytesPerState", s.linkBytesPerState());
+                o.put("linkBytesPerState", Math.round(s.linkBytesPerState() * 10) / 10.0);
+                if (s.diskBytes() > 0) {
+                    o.put("diskBytes", s.diskBytes());
+                }
                 o.put("wallSeconds", Math.round(wall * 1000) / 1000.0);
                 o.put("workers", s.workers());
                 o.put("store", s.store().name().toLowerCase(Locale.ROOT));

@@ -68,6 +68,9 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     SearchOptions search = new SearchOptions();
 
+    @Mixin
+    ClusterOptions clusterOptions = new ClusterOptions();
+
     @Option(names = "--trace-out", paramLabel = "FILE", description = "write the trace as JSON to FILE (with several traces: "
             + "the first to FILE, each other one to FILE-PROPERTY.json, all named in the output)")
     Path traceOut;
@@ -113,11 +116,24 @@ final class CheckCommand implements Callable<Integer> {
             throw new UsageException("--width must be at least " + kcheck.trace.TimelineRenderer.MIN_WIDTH + ", got " + width);
         }
         Options options = search.toOptions();
+        int nodes = clusterOptions.validate();
+        ClusterSupport cluster = null;
+        if (nodes > 0) {
+            if (variantFile != null) {
+                throw new UsageException("--cluster runs built-in variants only (the workers load the model by name): "
+                        + "--variant-file is checked on one machine");
+            }
+            if (options.strategy() != Strategy.BFS || options.store() == kcheck.engine.StoreMode.DISK) {
+                throw new UsageException("--cluster runs a breadth-first search in each node's RAM: it takes --strategy bfs "
+                        + "and --store exact, fingerprint or compact");
+            }
+            cluster = ClusterSupport.require("--cluster");
+        }
         VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
         Model m = Instances.create(model, variant == null ? "after" : variant, vf, cpus, params, properties);
         List<Path> targets = traceTargets(m);
         MetricsCsv.checkTarget(metricsCsv, force);
-        Options run = options.withListener(ProgressPrinter.create(quiet, progressInterval));
+        Options run = options.withListener(search.withCheckpointNotes(ProgressPrinter.create(quiet, progressInterval)));
         int cols = width != null ? width : Terminal.width();
         if (!quiet) {
             /* the header before the search: on stdout for text, on stderr when stdout carries a document (json, mail) */
@@ -126,7 +142,16 @@ final class CheckCommand implements Callable<Integer> {
             Report.plan(head, m, run, properties.isEmpty(), fmt.equals("text") ? cols : kcheck.trace.MailRenderer.WIDTH);
             head.flush();
         }
-        RunResult r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+        RunResult r;
+        try {
+            if (cluster != null) {
+                r = cluster.check(m, run, clusterOptions.cluster, nodes);
+            } else {
+                r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+            }
+        } catch (kcheck.engine.CheckpointException e) {
+            throw new UsageException(e.getMessage());
+        }
         ProgressPrinter.done(run.listener());
         String interrupted = Interrupts.reason();
         Long seed = run.strategy() == Strategy.RANDOM ? run.seed() : null;

@@ -79,6 +79,9 @@ final class Json {
         if (s.strategy() == Strategy.RANDOM) {
             o.put("seed", s.seed());
         }
+        if (s.diskBytes() > 0) {
+            o.put("diskBytes", s.diskBytes());
+        }
         if (s.omission() > 0) {
             o.put("omissionProbability", s.omission());
         }

@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
             + "on those verdicts.", "", "Verdicts: HOLDS (exhaustive, nothing found), VIOLATED (with a trace), INCOMPLETE (a "
             + "limit was hit first; never reported as HOLDS)."},
         subcommands = {ListCommand.class, CheckCommand.class, VerifyCommand.class, ReplayCommand.class, RenderCommand.class,
-            BenchCommand.class, VariantCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class},
+            BenchCommand.class, VariantCommand.class, SimulateCommand.class, WorkerCommand.class,
+            kcheck.conform.ConformCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 every checked property holds (verify: every verdict as the baseline); 1 a property is "
             + "violated (verify: a verdict differs); 2 usage or input error (one line on stderr); 3 a limit was hit (or the "
             + "run was interrupted) before the search was exhaustive.", "", "Examples:",

@@ -99,6 +99,9 @@ final class Report {
         if (s.omission() > 0) {
             out.println(String.format(Locale.ROOT, "fingerprints: probability that a state was omitted ~ %.2e", s.omission()));
         }
+        if (s.diskBytes() > 0) {
+            out.println("disk: " + Format.bytes(s.diskBytes()) + " at the end (trace links, last levels, fingerprint runs)");
+        }
         if (!s.complete() && !s.limit().isEmpty()) {
             out.println("NOT EXHAUSTIVE: stopped by " + s.limit());
         }

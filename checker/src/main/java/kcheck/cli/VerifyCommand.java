@@ -80,9 +80,27 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
+    @Option(names = "--shard", paramLabel = "I/N", description = "run only shard I of N (1-based) for a CI matrix: the "
+            + "baseline's searches dealt round-robin, so shards 1..N hold every entry exactly once")
+    String shard;
+
+    @Option(names = "--merge-junit-xml", paramLabel = "FILE", description = "merge the --junit-xml reports of shard runs "
+            + "(repeatable) into the --junit-xml file; runs no search")
+    List<Path> mergeJunit = new ArrayList<>();
+
     @Override
     public Integer call() throws IOException {
+        if (!mergeJunit.isEmpty()) {
+            return merge();
+        }
         Baseline b = baseline == null ? Baseline.builtIn() : Baseline.read(baseline);
+        int[] sh = shard == null ? null : parseShard(shard);
+        if (sh != null) {
+            int all = b.entries().size();
+            b = b.shard(sh[0], sh[1], quick);
+            System.out.println("kcheck verify: shard " + sh[0] + "/" + sh[1] + ": " + b.entries().size() + " of " + all
+                    + " entries");
+        }
         if (variantFile == null && as != null) {
             throw new UsageException("--as applies only with --variant-file");
         }
@@ -168,6 +186,49 @@ final class VerifyCommand implements Callable<Integer> {
         System.out.println(differ.size() + " verdict(s) differ from the baseline:");
         differ.forEach(d -> System.out.println("  " + d));
         return ExitCodes.VIOLATED;
+    }
+
+    static int[] parseShard(String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,4})/(\\d{1,4})").matcher(text.trim());
+        if (!m.matches()) {
+            throw new UsageException("--shard must be I/N (e.g. 2/3), got '" + text + "'");
+        }
+        int i = Integer.parseInt(m.group(1));
+        int n = Integer.parseInt(m.group(2));
+        if (n < 1 || i < 1 || i > n) {
+            throw new UsageException("--shard " + text + ": I must be in 1..N and N at least 1");
+        }
+        return new int[] {i, n};
+    }
+
+    private int merge() throws IOException {
+        if (junitXml == null) {
+            throw new UsageException("--merge-junit-xml needs --junit-xml FILE to write the merged report to");
+        }
+        if (shard != null || variantFile != null || corpus != null) {
+            throw new UsageException("--merge-junit-xml runs no search: it does not take --shard, --variant-file or --corpus");
+        }
+        checkWritable(junitXml, "--junit-xml");
+        for (Path p : mergeJunit) {
+            if (!Files.isRegularFile(p)) {
+                throw new UsageException("--merge-junit-xml " + p + ": no such file");
+            }
+            if (p.toAbsolutePath().normalize().equals(junitXml.toAbsolutePath().normalize())) {
+                throw new UsageException("--merge-junit-xml " + p + " is also the --junit-xml output");
+            }
+        }
+        String merged;
+        try {
+            merged = JUnitXml.merge(mergeJunit);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        Files.writeString(junitXml, merged);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("tests=\"(\\d+)\" failures=\"(\\d+)\"").matcher(merged);
+        m.find();
+        System.out.println("merged " + mergeJunit.size() + " reports into " + junitXml + ": " + m.group(1) + " test cases, "
+                + m.group(2) + " failures");
+        return m.group(2).equals("0") ? ExitCodes.OK : ExitCodes.VIOLATED;
     }
 
     private static String shortParams(Verification.Row r) {

@@ -7,6 +7,10 @@ public interface ProgressListener {
 
     void progress(Progress p);
 
+    /** The disk search wrote a checkpoint into {@code dir} (at {@code states} states, BFS depth {@code depth}), taking {@code seconds}. */
+    default void checkpoint(java.nio.file.Path dir, long states, int depth, double seconds) {
+    }
+
     /**
      * Polled by the search as often as its time limit: non-null asks it to stop now, with this
      * reason, and report what it has (INCOMPLETE, violations found so far keep their traces).

@@ -51,6 +51,35 @@ public record Baseline(Path file, List<Entry> entries) {
         }
     }
 
+    /**
+     * The key of the search an entry belongs to: entries with the same model, variant and
+     * (effective) parameters share one search.
+     */
+    public static String group(Entry e, boolean quickMode) {
+        return e.model() + "|" + e.variant() + "|" + Models.get(e.model()).params(e.effectiveParams(quickMode));
+    }
+
+    /**
+     * Shard {@code i} of {@code n} (1-based) for a CI matrix: the searches (groups of entries
+     * that share one) in baseline order, dealt round-robin, so the shards 1..n together hold every
+     * entry exactly once and no search runs in two shards. Deterministic: the same baseline gives
+     * the same shards.
+     */
+    public Baseline shard(int i, int n, boolean quickMode) {
+        if (n < 1 || i < 1 || i > n) {
+            throw new IllegalArgumentException("shard " + i + "/" + n);
+        }
+        Map<String, Integer> index = new LinkedHashMap<>();
+        List<Entry> out = new ArrayList<>();
+        for (Entry e : entries) {
+            int g = index.computeIfAbsent(group(e, quickMode), k -> index.size());
+            if (g % n == i - 1) {
+                out.add(e);
+            }
+        }
+        return new Baseline(file, out);
+    }
+
     /** Where the built-in baseline is packed (checker/pom.xml copies the repository's kcheck-baseline.json there). */
     public static final String RESOURCE = "/kcheck/kcheck-baseline.json";
 

@@ -46,7 +46,7 @@ public final class Verification {
     public static List<Row> run(Baseline baseline, boolean quick, Options options, Consumer<Row> each, Instances instances) {
         Map<String, List<Baseline.Entry>> groups = new LinkedHashMap<>();
         for (Baseline.Entry e : baseline.entries()) {
-            String key = e.model() + "|" + e.variant() + "|" + Models.get(e.model()).params(e.effectiveParams(quick));
+            String key = Baseline.group(e, quick);
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(e);
         }
         List<Row> rows = new ArrayList<>();

@@ -62,7 +62,7 @@ class InterruptTest {
             }
             assertThat(p.exitValue()).as(o + Files.readString(err)).isEqualTo(3);
             List<String> lines = o.lines().toList();
-            assertThat(lines.get(0)).isEqualTo("model rq-lock, variant before (cpus=5 rounds=1 lock=ticket)");
+            assertThat(lines.get(0)).isEqualTo("model rq-lock, variant before (cpus=5 rounds=1 lock=ticket preempt=y core-sched=none calls=1)");
             assertThat(o).contains("NOT EXHAUSTIVE: stopped by interrupted (SIGINT)")
                     .containsPattern("fifo-entry +VIOLATED +shortest trace \\d+ steps")
                     .containsPattern("mutual-exclusion +INCOMPLETE")

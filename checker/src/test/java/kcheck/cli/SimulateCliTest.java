@@ -23,7 +23,7 @@ class SimulateCliTest {
     void printsThePerCpuTableWithIntervalsAndTheComparisonWithThePost() {
         Cli c = Cli.run("simulate", "rq-lock", "--cpus", "4", "--runs", "40", "--seed", "3", "--quiet");
         assertThat(c.exit).as(c.err).isZero();
-        assertThat(c.out).contains("simulate rq-lock, variant before, workload uniform (cpus=4 rounds=4 lock=ticket)")
+        assertThat(c.out).contains("simulate rq-lock, variant before, workload uniform (cpus=4 rounds=4 lock=ticket preempt=y core-sched=none calls=1)")
                 .contains("40 runs, seed 3").contains("wait (us)").contains("mean [95% CI]").contains("p99 [95% CI]")
                 .contains("runs for +-5%").contains("variant after").contains("before vs after")
                 .contains("wait p99 on CPUs 2-3, 4 CPUs").contains("over 800%");

@@ -64,7 +64,7 @@ class UsabilityCliTest {
                 "--quiet");
         assertThat(c.exit).isEqualTo(1);
         assertThat(c.out.lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(72));
-        assertThat(c.out).startsWith("kcheck: rq-lock, variant before (cpus=2 rounds=1 lock=ticket)\n")
+        assertThat(c.out).startsWith("kcheck: rq-lock, variant before (cpus=2 rounds=1 lock=ticket preempt=y\n  core-sched=none calls=1)\n")
                 .contains("verdicts:\n  fifo-entry  VIOLATED   shortest trace, 10 steps\n")
                 .contains("   6  CPU 1  spin_trylock(rq[0]) = 0 [")
                 .contains("=>10  CPU 0  spin_trylock(rq[1]) = 1")
@@ -88,7 +88,7 @@ class UsabilityCliTest {
     @Test
     void headerWithBoundsAndReductionsComesBeforeTheSearch() {
         Cli c = Cli.run("check", "rq-lock", "--variant", "before", "--cpus", "2", "--property", "fifo-entry");
-        assertThat(c.out).startsWith("model rq-lock, variant before (cpus=2 rounds=1 lock=ticket)\nsearch: bfs, exact store, ");
+        assertThat(c.out).startsWith("model rq-lock, variant before (cpus=2 rounds=1 lock=ticket preempt=y core-sched=none calls=1)\nsearch: bfs, exact store, ");
         assertThat(c.out.indexOf("properties: fifo-entry")).isLessThan(c.out.indexOf("distinct states"));
         assertThat(c.out.indexOf("reductions: ticket-shift")).isLessThan(c.out.indexOf("distinct states"));
     }
@@ -113,8 +113,8 @@ class UsabilityCliTest {
                 csv.toString(), "--quiet");
         assertThat(c.exit).isZero();
         assertThat(Files.readAllLines(csv)).containsExactly(MetricsCsv.HEADER,
-                "rq-lock,before,cpus=2 rounds=1 lock=ticket,overtake,CPU 0,0,false,,HOLDS,true,0",
-                "rq-lock,before,cpus=2 rounds=1 lock=ticket,overtake,CPU 1,1,false,,HOLDS,true,10");
+                "rq-lock,before,cpus=2 rounds=1 lock=ticket preempt=y core-sched=none calls=1,overtake,CPU 0,0,false,,HOLDS,true,0",
+                "rq-lock,before,cpus=2 rounds=1 lock=ticket preempt=y core-sched=none calls=1,overtake,CPU 1,1,false,,HOLDS,true,10");
         Cli again = Cli.run("check", "rq-lock", "--variant", "before", "--cpus", "2", "--property", "overtake", "--metrics-csv",
                 csv.toString(), "--quiet");
         assertThat(again.exit).isEqualTo(2);

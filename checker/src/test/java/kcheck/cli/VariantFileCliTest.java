@@ -81,7 +81,7 @@ class VariantFileCliTest {
         Path file = withDlZeroInsert(newVariant(dir, "cpudl", "mine"));
         Cli c = Cli.run("check", "cpudl", "--variant-file", file.toString(), "--property", "heap-order", "--quiet");
         assertThat(c.exit).as(c.out + c.err).isEqualTo(1);
-        assertThat(c.out).contains("model cpudl, variant mine (cpus=4 depth=4 keys=edge)")
+        assertThat(c.out).contains("model cpudl, variant mine (cpus=4 depth=4 keys=edge hotplug=off capacity=sym)")
                 .contains("variant file: " + file.toAbsolutePath().normalize() + " (sha256 " + sha256(file) + ")")
                 .contains("heap-order    VIOLATED    shortest trace 2 steps")
                 .contains("cpudl_set(cpu=0, dl=2^63)").contains("cpudl_set(cpu=1, dl=2^63+1)")
@@ -251,7 +251,7 @@ class VariantFileCliTest {
                 "--quick", "--quiet", "--trace-dir", dir.resolve("ok").toString());
         assertThat(ok.exit).as(ok.out + ok.err).isZero();
         assertThat(ok.out).contains("variant my-fix of rq-lock from " + fix.toAbsolutePath().normalize() + " (sha256 " + sha256(fix) + ")")
-                .contains("in place of rq-lock/after").contains("all 13 verdicts match the baseline");
+                .contains("in place of rq-lock/after").contains("all 19 verdicts match the baseline");
 
         Path unordered = newVariant(dir, "rq-lock", "unordered", "--from", "mutant-unordered");
         Cli bad = Cli.run("verify", "--variant-file", unordered.toString(), "--baseline",

@@ -94,4 +94,58 @@ class VerifyCommandTest {
         Files.writeString(bad, "{\"format\":1,\"entries\":[");
         assertThat(Cli.run("verify", "--baseline", bad.toString()).err).contains("malformed JSON");
     }
+
+    @Test
+    void threeShardReportsMergeIntoOneReportOfEveryEntry(@TempDir Path dir) throws Exception {
+        ObjectMapper om = new ObjectMapper();
+        ObjectNode root = (ObjectNode) om.readTree(BASELINE.toFile());
+        ArrayNode entries = (ArrayNode) root.get("entries");
+        ArrayNode small = om.createArrayNode();
+        for (var e : entries) {
+            if (e.get("model").asText().equals("lb-redo") || e.get("model").asText().equals("cpudl")) {
+                small.add(e);
+            }
+        }
+        root.set("entries", small);
+        Path copy = dir.resolve("baseline.json");
+        om.writeValue(copy.toFile(), root);
+        java.util.List<String> merge = new java.util.ArrayList<>(java.util.List.of("verify", "--baseline", copy.toString()));
+        int total = 0;
+        for (int i = 1; i <= 3; i++) {
+            Path xml = dir.resolve("k" + i + ".xml");
+            Cli c = Cli.run("verify", "--baseline", copy.toString(), "--quick", "--shard", i + "/3", "--junit-xml", xml.toString(),
+                    "--trace-dir", dir.resolve("t").toString(), "--quiet");
+            assertThat(c.exit).as(c.out + c.err).isZero();
+            assertThat(c.out).contains("shard " + i + "/3");
+            total += DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile())
+                    .getElementsByTagName("testcase").getLength();
+            merge.add("--merge-junit-xml");
+            merge.add(xml.toString());
+        }
+        assertThat(total).isEqualTo(small.size());
+        Path out = dir.resolve("merged.xml");
+        merge.add("--junit-xml");
+        merge.add(out.toString());
+        Cli m = Cli.run(merge.toArray(String[]::new));
+        assertThat(m.exit).as(m.out + m.err).isZero();
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(out.toFile());
+        NodeList cases = doc.getElementsByTagName("testcase");
+        assertThat(cases.getLength()).isEqualTo(small.size());
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int k = 0; k < cases.getLength(); k++) {
+            Element e = (Element) cases.item(k);
+            names.add(e.getAttribute("classname") + " " + e.getAttribute("name"));
+        }
+        assertThat(names).hasSize(small.size());
+        assertThat(doc.getDocumentElement().getAttribute("tests")).isEqualTo(Integer.toString(small.size()));
+    }
+
+    @Test
+    void aBadShardIsAUsageError() {
+        for (String bad : new String[] {"0/3", "4/3", "x", "1/0"}) {
+            Cli c = Cli.run("verify", "--baseline", BASELINE.toString(), "--shard", bad);
+            assertThat(c.exit).as(bad).isEqualTo(2);
+            assertThat(c.err).contains("--shard").doesNotContain("Exception");
+        }
+    }
 }

@@ -98,7 +98,11 @@ public final class RqLockSimulation implements SimulationProfile {
     }
 
     @Override
-    public int classify(Model model, int actor, int action, String label) {
+    public int classify(Model model, int actor, int action, String label0) {
+        /* v5.14+ primitives name the runqueue and, with core scheduling, the core lock it takes */
+        String label = label0.replaceFirst("^raw_spin_rq_lock(_nested)?\\(", "spin_lock(")
+                .replaceFirst("^raw_spin_rq_trylock\\(", "spin_trylock(").replaceFirst("^raw_spin_rq_unlock\\(", "spin_unlock(")
+                .replaceFirst("^(spin_\\w+)\\(rq\\[\\d+\\]\\) \\[core lock (rq\\[\\d+\\])\\]", "$1($2)");
         Matcher m = RQ.matcher(label);
         int code;
         if (label.startsWith("double_lock_balance(")) {
@@ -121,6 +125,9 @@ public final class RqLockSimulation implements SimulationProfile {
                 code = TRY | lock;
             } else if (label.startsWith("spin_unlock(")) {
                 code = UNLOCK | lock;
+            } else if (label.startsWith("spin_lock(")) {
+                /* a step of another spinlock a variant brings (qspinlock's fast path, slowpath steps): one atomic access */
+                code = TAS | lock;
             } else {
                 throw unknown(label);
             }
