@@ -43,7 +43,11 @@ class CpudlSequenceProperties {
         return out;
     }
 
-    /** Runs {@code calls} on {@code heap}; the first broken property after a call, or empty. */
+    /**
+     * Runs {@code calls} on {@code heap}; the first broken property after a call, or empty. A
+     * {@code cpudl_find} that returns 1 or 0 with its candidates in {@code later_mask} (v4.15 on)
+     * is read as the lowest candidate, or -1.
+     */
     static Optional<String> check(CpudlHeap heap, int n, long clock, List<Call> calls) {
         Cpudl cp = Cpudl.init(n);
         PlainMap ref = new PlainMap();
@@ -56,6 +60,10 @@ class CpudlSequenceProperties {
                 ref.set(c.cpu(), c.dl(clock));
             } else if (c.kind() == Call.CLEAR) {
                 ref.clear(c.cpu());
+            }
+            if (c.kind() == Call.FIND && !heap.findReturnsCpu()) {
+                /* v4.15 on: 1 or 0, the candidates in later_mask (free allowed CPUs, else the latest one): its lowest */
+                answer = answer == 0 ? -1 : later.any();
             }
             why = c.kind() == Call.FIND ? label("find-sound", ref.find(answer, c.dl(clock), c.affinity(n))) : null;
             if (why == null) {
