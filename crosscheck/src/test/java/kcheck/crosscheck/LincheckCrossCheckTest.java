@@ -12,10 +12,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -47,6 +49,7 @@ import kcheck.model.Models;
  * {@link #RWSEM_SCENARIOS}). Lincheck's search is bounded: its "holds" means no violation in the
  * schedules it explored, whose number is in the table, unless it says it ran out of schedules.
  */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class LincheckCrossCheckTest {
     /**
      * Schedules per Lincheck scenario; sized so the suite stays well under 90 s on a busy 2-core

@@ -130,16 +130,25 @@ final class RwsemRun {
 
     /** Runs all tasks to completion on plain threads, then {@link #check()}s. */
     void runOnPlainThreads() throws InterruptedException {
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> crashed = new java.util.concurrent.ConcurrentLinkedQueue<>();
         Thread[] ts = new Thread[code.length];
         for (int t = 0; t < ts.length; t++) {
             final int task = t;
             ts[t] = new Thread(() -> task(task), sem.taskName(t));
+            ts[t].setDaemon(true);
+            ts[t].setUncaughtExceptionHandler((th, e) -> crashed.add(e));
         }
         for (Thread t : ts) {
             t.start();
         }
         for (Thread t : ts) {
             t.join();
+        }
+        Throwable e = crashed.poll();
+        if (e != null) {
+            AssertionError a = new AssertionError("a thread of the run failed: " + e, e);
+            crashed.forEach(a::addSuppressed);
+            throw a;
         }
         check();
     }

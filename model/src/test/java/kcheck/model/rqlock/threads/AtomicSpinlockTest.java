@@ -7,8 +7,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import kcheck.model.rqlock.RqSpinlock;
 import kcheck.model.rqlock.RqSpinlock.Op;
@@ -17,6 +19,7 @@ import kcheck.model.rqlock.TasSpinlock;
 import kcheck.model.rqlock.TicketSpinlock;
 import kcheck.model.threads.SpinBudgetExceeded;
 import kcheck.model.threads.WaitAbandoned;
+import kcheck.model.threads.Workers;
 
 class AtomicSpinlockTest {
 
@@ -169,28 +172,21 @@ class AtomicSpinlockTest {
     }
 
     @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void theReferenceCodeRunsOnPlainThreads() throws InterruptedException {
         AtomicRqLocks locks = new AtomicRqLocks(2, "ticket", 1L << 40);
         int[] inside = new int[2];
-        Thread[] cpus = new Thread[2];
-        for (int c = 0; c < 2; c++) {
-            final int cpu = c;
-            cpus[c] = new Thread(() -> {
-                for (int i = 0; i < 500; i++) {
-                    BalancingPass.run(new kcheck.model.rqlock.DoubleLockBalanceV2628(), locks.forCpu(cpu, LockObserver.NONE),
-                            new LockObserver() {
-                                @Override
-                                public void returned(int cpu, int thisRq, int busiest, int ret) {
-                                    inside[cpu]++;
-                                }
-                            }, cpu, 1 - cpu);
-                }
-            });
-            cpus[c].start();
-        }
-        for (Thread t : cpus) {
-            t.join();
-        }
+        Workers.run("CPU ", 2, cpu -> {
+            for (int i = 0; i < 500; i++) {
+                BalancingPass.run(new kcheck.model.rqlock.DoubleLockBalanceV2628(), locks.forCpu(cpu, LockObserver.NONE),
+                        new LockObserver() {
+                            @Override
+                            public void returned(int cpu, int thisRq, int busiest, int ret) {
+                                inside[cpu]++;
+                            }
+                        }, cpu, 1 - cpu);
+            }
+        });
         assertThat(inside).containsExactly(500, 500);
         assertThat(locks.forCpu(0, LockObserver.NONE).spinTrylock(0)).as("rq0 released").isTrue();
         assertThat(locks.forCpu(0, LockObserver.NONE).spinTrylock(1)).as("rq1 released").isTrue();
