@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code kcheck worker --join HOST:PORT}: a node of a kcheck cluster (needs the kcheck-cluster module). */
-@Command(name = "worker", description = "Run a cluster node that takes a partition of 'check --cluster' searches.")
+@Command(name = "worker", mixinStandardHelpOptions = true, description = "Run a cluster node that takes a partition of 'check --cluster' searches.")
 final class WorkerCommand implements Callable<Integer> {
 
     @Option(names = "--join", paramLabel = "HOST:PORT", required = true, description = "a node of the cluster to join "

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
  * tree cannot be read or compiled, or has no port (one line; the compiler's message), 3 the time
  * limit was hit first.
  */
-@Command(name = "conform", description = "Compare a model's Java port with the kernel's own C, compiled from a kernel tree.")
+@Command(name = "conform", mixinStandardHelpOptions = true, description = "Compare a model's Java port with the kernel's own C, compiled from a kernel tree.")
 public final class ConformCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "MODEL", description = "cpudl")
     String model;

@@ -51,6 +51,27 @@ class UsabilityCliTest {
     }
 
     @Test
+    void everyRegisteredSubcommandAnswersHelp() {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        collect(Main.commandLine(), "", names);
+        assertThat(names).contains("conform", "worker", "variant new");
+        for (String name : names) {
+            Cli c = Cli.run((name + " --help").split(" "));
+            assertThat(c.exit).as(name + ": " + c.err).isZero();
+            assertThat(c.out).as(name).startsWith("Usage: kcheck " + name);
+        }
+    }
+
+    private static void collect(picocli.CommandLine cl, String prefix, java.util.List<String> out) {
+        cl.getSubcommands().forEach((n, sub) -> {
+            if (sub.getCommandSpec().name().equals(n) && !n.equals("help")) {
+                out.add(prefix + n);
+                collect(sub, prefix + n + " ", out);
+            }
+        });
+    }
+
+    @Test
     void versionNamesTheBuild() {
         Cli c = Cli.run("--version");
         assertThat(c.exit).isZero();
