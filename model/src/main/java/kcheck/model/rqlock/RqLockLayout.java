@@ -174,8 +174,11 @@ final class RqLockLayout {
         @Override
         public void setWord(int field, int value) {
             touched |= 1L << field;
-            check(value, word[lock][field], shape.lockWord().get(field), "the lock word of rq[" + lock + "]");
-            word[lock][field].set(w(), value);
+            Layout.Field f = word[lock][field];
+            if (value < 0 || value > f.max()) {
+                throw tooWide(value, shape.lockWord().get(field), "the lock word of rq[" + lock + "]");
+            }
+            f.set(w(), value);
         }
 
         @Override
@@ -189,8 +192,11 @@ final class RqLockLayout {
         public void setNode(int cpu, int field, int value) {
             touched |= cpu == this.cpu ? OWN : RqSpinlock.NODES;
             checkCpu(cpu);
-            check(value, node[cpu][field], shape.node().get(field), "the node of CPU " + cpu);
-            node[cpu][field].set(w(), value);
+            Layout.Field f = node[cpu][field];
+            if (value < 0 || value > f.max()) {
+                throw tooWide(value, shape.node().get(field), "the node of CPU " + cpu);
+            }
+            f.set(w(), value);
         }
 
         @Override
@@ -200,8 +206,11 @@ final class RqLockLayout {
 
         @Override
         public void setReg(int field, int value) {
-            check(value, reg[cpu][field], shape.registers().get(field), "a register of CPU " + cpu);
-            reg[cpu][field].set(w(), value);
+            Layout.Field f = reg[cpu][field];
+            if (value < 0 || value > f.max()) {
+                throw tooWide(value, shape.registers().get(field), "a register of CPU " + cpu);
+            }
+            f.set(w(), value);
         }
 
         /* Canonical */
@@ -249,11 +258,10 @@ final class RqLockLayout {
             }
         }
 
-        private void check(int value, Layout.Field f, RqSpinlock.Field spec, String where) {
-            if (value < 0 || value > f.max()) {
-                throw new ModelLimitException("rq-lock packs " + spec.name() + " of " + where + " in " + spec.bits()
-                        + " bits: spinlock '" + spinlock.name() + "' stored " + value);
-            }
+        /* the message is built only when the limit is hit: a store in range allocates nothing */
+        private ModelLimitException tooWide(int value, RqSpinlock.Field spec, String where) {
+            return new ModelLimitException("rq-lock packs " + spec.name() + " of " + where + " in " + spec.bits()
+                    + " bits: spinlock '" + spinlock.name() + "' stored " + value);
         }
     }
 }

@@ -82,6 +82,10 @@ final class RqLockProgram {
     /** Per spinlock pc: {@link RqSpinlock#waiting}, and its declared successors (cached: the inner loop must not allocate). */
     final boolean[] pcWaiting;
     final int[][] pcSuccessors;
+    /** Bits of a spinlock pc: tables per (instruction, spinlock pc) are indexed {@code g << subBits | pc}. */
+    final int subBits;
+    /** Per (instruction, spinlock pc): {@link #waitsFor}, tabulated (the inner loop and the monitors read it). */
+    private final int[] waitAt;
 
     RqLockProgram(DoubleLockBalance dlb, String variant, RqConfig config, RqSpinlock spinlock, int calls) {
         this.cpus = config.cpus();
@@ -142,6 +146,13 @@ final class RqLockProgram {
         for (int p = 0; p < spinlock.pcs(); p++) {
             pcWaiting[p] = spinlock.waiting(p);
             pcSuccessors[p] = spinlock.successors(p).clone();
+        }
+        subBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(spinlock.pcs() - 1));
+        waitAt = new int[n << subBits];
+        for (int g = 0; g < n; g++) {
+            for (int p = 0; p < spinlock.pcs(); p++) {
+                waitAt[g << subBits | p] = op[g] == LOCK && inside[g] && pcWaiting[p] ? lock[g] : -1;
+            }
         }
 
         RqSpinlock.Shape shape = spinlock.shape(cpus);
@@ -225,7 +236,7 @@ final class RqLockProgram {
 
     /** The lock CPU {@code cpu}'s instruction {@code g} waits for at spinlock pc {@code pc} inside double_lock_balance, or -1. */
     int waitsFor(int g, int pc) {
-        return op[g] == LOCK && inside[g] && pcWaiting[pc] ? lock[g] : -1;
+        return waitAt[g << subBits | pc];
     }
 
     /** One instruction while building. */

@@ -5,6 +5,7 @@ import static kcheck.model.rqlock.RqLockProgram.NEXT_ROUND;
 import static kcheck.model.rqlock.RqLockProgram.TRY;
 import static kcheck.model.rqlock.RqLockProgram.UNLOCK;
 
+import kcheck.model.Layout;
 import kcheck.model.ModelLimitException;
 import kcheck.model.StepSink;
 
@@ -14,9 +15,13 @@ import kcheck.model.StepSink;
  * partial-order reduction and the canonical form. One instance per thread ({@link #fork()}).
  *
  * <p>An action number encodes the instruction, the spinlock pc the step starts from and where it
- * goes: {@code ((pc * S) + sub) * R + k}, {@code S} the spinlock's pcs, {@code k} the next
- * spinlock pc, {@code S} for {@link RqSpinlock#DONE}, {@code S + 1} for
- * {@link RqSpinlock#FAILED}, or for a {@code CALL} the busiest CPU.
+ * goes, in bit fields: {@code (pc << subBits | sub) << kBits | k}, {@code k} the next spinlock
+ * pc, {@code S} (the spinlock's pcs) for {@link RqSpinlock#DONE}, {@code S + 1} for
+ * {@link RqSpinlock#FAILED}, or for a {@code CALL} the busiest CPU (shifts and masks: the step
+ * properties decode it on every transition).
+ *
+ * <p>The partial-order footprints come from tables per (instruction, spinlock pc), built once per
+ * model from the definitions {@link #footprints} gives.
  */
 final class RqLockSteps {
     final RqLockLayout lay;
@@ -27,12 +32,24 @@ final class RqLockSteps {
     final int width;
     final int pcs;
     final int radix;
+    /** Bits of the spinlock pc ({@code sub}) and of {@code k} in an action. */
+    final int subBits;
+    final int kBits;
     private final boolean monitors;
     private final boolean mutex;
     /** allowed[pc][result + 3]: the spinlock declares that result (checked at run time). */
     private final boolean[][] allowed;
     /** The declared footprint of each spinlock pc (checked at run time). */
     private final long[] declared;
+    /**
+     * Per (instruction g, spinlock pc), index {@code g << subBits | pc}: the footprint of the step
+     * before the mutual-exclusion test ({@code -1}: visible whatever the state), the locks whose
+     * held status the step's completions change (visible if another CPU holds one), and everything
+     * the CPU may touch from there within the pass.
+     */
+    private final long[] stepFp;
+    private final int[] stepChg;
+    private final long[] futureAt;
 
     /* per-thread scratch */
     private final long[] nx;
@@ -48,6 +65,8 @@ final class RqLockSteps {
         this.width = lay.width;
         this.pcs = lock.pcs();
         this.radix = Math.max(prog.branches, pcs + 2);
+        this.subBits = prog.subBits;
+        this.kBits = 32 - Integer.numberOfLeadingZeros(radix - 1);
         this.monitors = lay.fifo || lay.bypass || lay.overtake;
         this.mutex = mutex;
         this.allowed = new boolean[pcs][pcs + 3];
@@ -66,6 +85,15 @@ final class RqLockSteps {
         this.nx = new long[width];
         this.gs = new int[n];
         this.mem = lay.new Memory();
+        int size = prog.op.length << subBits;
+        this.stepFp = new long[size];
+        this.stepChg = new int[size];
+        this.futureAt = new long[size];
+        for (int g = 0; g < prog.op.length; g++) {
+            for (int sp = 0; sp < pcs; sp++) {
+                tabulate(g, sp);
+            }
+        }
     }
 
     private RqLockSteps(RqLockSteps o) {
@@ -77,10 +105,15 @@ final class RqLockSteps {
         this.width = o.width;
         this.pcs = o.pcs;
         this.radix = o.radix;
+        this.subBits = o.subBits;
+        this.kBits = o.kBits;
         this.monitors = o.monitors;
         this.mutex = o.mutex;
         this.allowed = o.allowed;
         this.declared = o.declared;
+        this.stepFp = o.stepFp;
+        this.stepChg = o.stepChg;
+        this.futureAt = o.futureAt;
         this.nx = new long[width];
         this.gs = new int[n];
         this.mem = lay.new Memory();
@@ -93,22 +126,22 @@ final class RqLockSteps {
     /* ---------------- actions ---------------- */
 
     int action(int pc, int sub, int k) {
-        return (pc * pcs + sub) * radix + k;
+        return (pc << subBits | sub) << kBits | k;
     }
 
     /** The instruction (global index) of {@code actor}'s {@code action}. */
     int instruction(int actor, int action) {
-        return prog.base[actor] + action / radix / pcs;
+        return prog.base[actor] + (action >>> (subBits + kBits));
     }
 
     /** The spinlock pc the action starts from (0 for a CALL). */
     int subOf(int action) {
-        return action / radix % pcs;
+        return (action >>> kBits) & ((1 << subBits) - 1);
     }
 
     /** The spinlock result of the action ({@code k} decoded), or the busiest CPU of a CALL. */
     int resultOf(int actor, int action) {
-        int k = action % radix;
+        int k = action & ((1 << kBits) - 1);
         if (prog.op[instruction(actor, action)] == CALL) {
             return k;
         }
@@ -118,14 +151,16 @@ final class RqLockSteps {
     /** The program edge the action takes (it completes a primitive, or is a CALL), or -1. */
     int edge(int actor, int action) {
         int g = instruction(actor, action);
-        int r = resultOf(actor, action);
-        if (prog.op[g] == CALL) {
-            return g * prog.branches + r;
+        int k = action & ((1 << kBits) - 1);
+        int op = prog.op[g];
+        if (op == CALL) {
+            return g * prog.branches + k;
         }
-        if (r >= 0) {
+        if (k < pcs) {
             return -1;
         }
-        return g * prog.branches + branchOf(g, r);
+        /* a completed primitive: only a trylock that took the lock (DONE) takes branch 1 */
+        return g * prog.branches + (op == TRY && k == pcs ? 1 : 0);
     }
 
     /** The program branch a completed primitive takes: a trylock's outcome, else 0. */
@@ -152,6 +187,7 @@ final class RqLockSteps {
 
     void successors(long[] s, StepSink out) {
         final int b = prog.branches;
+        final long[] nx = this.nx;
         for (int c = 0; c < n; c++) {
             int p = lay.pc[c].getInt(s);
             int g = prog.base[c] + p;
@@ -159,12 +195,10 @@ final class RqLockSteps {
             if (op <= UNLOCK) {
                 int sp = lay.sub[c].getInt(s);
                 int l = prog.lock[g];
-                int r = lock.step(sp, mem.bind(s, nx, c, l));
+                int r = checkedStep(s, nx, c, l, sp);
                 if (r == RqSpinlock.BLOCKED) {
                     continue;
                 }
-                mem.commit();
-                check(sp, r, mem.touched);
                 if (r >= 0) {
                     lay.sub[c].set(nx, r);
                     int from = prog.waitsFor(g, sp);
@@ -172,8 +206,9 @@ final class RqLockSteps {
                         endWait(c);
                     }
                 } else {
-                    for (int f = 0; f < lay.reg[c].length; f++) {
-                        lay.reg[c][f].set(nx, 0);
+                    Layout.Field[] regs = lay.reg[c];
+                    for (int f = 0; f < regs.length; f++) {
+                        regs[f].set(nx, 0);
                     }
                     if (lay.fifo && prog.waitsFor(g, sp) >= 0) {
                         endWait(c);
@@ -192,6 +227,23 @@ final class RqLockSteps {
                 }
             }
         }
+    }
+
+    /**
+     * One step of CPU {@code c} at spinlock pc {@code sp} on lock {@code l}, run on the spinlock
+     * itself with every access checked: reads {@code s}; unless it is {@link RqSpinlock#BLOCKED},
+     * {@code nx} is the successor (lock word, registers and nodes as the step left them; the rest
+     * as in {@code s}). Returns the step's result.
+     */
+    private int checkedStep(long[] s, long[] nx, int c, int l, int sp) {
+        RqLockLayout.Memory m = mem.bind(s, nx, c, l);
+        int r = lock.step(sp, m);
+        if (r == RqSpinlock.BLOCKED) {
+            return r;
+        }
+        m.commit();
+        check(sp, r, m.touched);
+        return r;
     }
 
     private void check(int sp, int r, long touched) {
@@ -313,65 +365,94 @@ final class RqLockSteps {
      * returns are visible to them.
      */
     void footprints(long[] s, long[] step, long[] future) {
-        int b = prog.branches;
         int[] gs = this.gs;
         int heldBy = 0;
         int heldTwice = 0;
         for (int c = 0; c < n; c++) {
             int g = lay.g(s, c);
-            gs[c] = g;
+            int gp = g << subBits | lay.sub[c].getInt(s);
+            gs[c] = gp;
             int h = prog.held[g];
             heldTwice |= heldBy & h;
             heldBy |= h;
-            long f = prog.op[g] <= UNLOCK
-                    ? prog.pcFuture[lay.sub[c].getInt(s)] << prog.lockShift(prog.lock[g]) | prog.afterInPass[g]
-                    : prog.futureInPass[g];
+            long f = futureAt[gp];
             future[c] = lay.round[c].getInt(s) + 1 < rounds ? f | prog.wholePass[c] : f;
         }
         for (int c = 0; c < n; c++) {
-            int g = gs[c];
-            int own = prog.held[g];
-            /* the locks some other CPU holds: held by anyone, minus those only this CPU holds */
-            int others = (heldBy & ~own) | heldTwice;
-            if (prog.op[g] == CALL) {
-                step[c] = monitors ? -1L : 0L;
-                continue;
-            }
-            if (prog.op[g] > UNLOCK) {
-                step[c] = 0L;
-                continue;
-            }
-            int sp = lay.sub[c].getInt(s);
-            long fp = prog.pcTouch[sp];
-            if (fp != -1L) {
-                fp <<= prog.lockShift(prog.lock[g]);
-            }
-            int wFrom = prog.waitsFor(g, sp);
-            for (int r : prog.pcSuccessors[sp]) {
-                if (fp == -1L) {
-                    break;
-                }
-                if (r >= 0) {
-                    if (monitors && prog.waitsFor(g, r) != wFrom) {
-                        fp = -1L;
-                    }
-                    continue;
-                }
-                int e = g * b + branchOf(g, r);
-                int t = prog.target[e];
-                int heldAfter = t == NEXT_ROUND ? 0 : prog.held[prog.base[c] + t];
-                if (mutex && ((heldAfter ^ own) & others) != 0) {
+            int gp = gs[c];
+            long fp = stepFp[gp];
+            if (fp != -1L && mutex) {
+                int own = prog.held[gp >>> subBits];
+                /* the locks some other CPU holds: held by anyone, minus those only this CPU holds */
+                int others = (heldBy & ~own) | heldTwice;
+                if ((stepChg[gp] & others) != 0) {
                     fp = -1L;
-                } else if (monitors) {
-                    int tg = prog.base[c] + (t == NEXT_ROUND ? 0 : t);
-                    if (prog.ret[e] >= 0 || wFrom >= 0
-                            || (t != NEXT_ROUND && (entryWaits(tg) || prog.inside[tg] != prog.inside[g]))) {
-                        fp = -1L;
-                    }
                 }
             }
             step[c] = fp;
         }
+    }
+
+    /**
+     * Fills the footprint tables for CPU instruction {@code g} at spinlock pc {@code sp} (see
+     * {@link #footprints}): a CALL is visible to the monitors and touches nothing; a lock step
+     * touches its spinlock pc's footprint on its lock, and is visible if the lock's footprint is
+     * not attributable to one lock, if the monitors see it change the CPU's wait, call or return
+     * status, or (mutual-exclusion, tested per state) if a completion takes or releases a lock
+     * another CPU holds.
+     */
+    private void tabulate(int g, int sp) {
+        int gp = g << subBits | sp;
+        int b = prog.branches;
+        int op = prog.op[g];
+        if (op > UNLOCK) {
+            futureAt[gp] = prog.futureInPass[g];
+            stepFp[gp] = op == CALL && monitors ? -1L : 0L;
+            return;
+        }
+        int shift = prog.lockShift(prog.lock[g]);
+        futureAt[gp] = prog.pcFuture[sp] << shift | prog.afterInPass[g];
+        int c = cpuOf(g);
+        int own = prog.held[g];
+        long fp = prog.pcTouch[sp];
+        if (fp != -1L) {
+            fp <<= shift;
+        }
+        int chg = 0;
+        int wFrom = prog.waitsFor(g, sp);
+        for (int r : prog.pcSuccessors[sp]) {
+            if (r >= 0) {
+                if (monitors && prog.waitsFor(g, r) != wFrom) {
+                    fp = -1L;
+                }
+                continue;
+            }
+            int e = g * b + branchOf(g, r);
+            int t = prog.target[e];
+            if (t == RqLockProgram.NONE) {
+                continue; /* no such branch: the spinlock pc belongs to another operation (never reached here) */
+            }
+            int heldAfter = t == NEXT_ROUND ? 0 : prog.held[prog.base[c] + t];
+            chg |= heldAfter ^ own;
+            if (monitors) {
+                int tg = prog.base[c] + (t == NEXT_ROUND ? 0 : t);
+                if (prog.ret[e] >= 0 || wFrom >= 0
+                        || (t != NEXT_ROUND && (entryWaits(tg) || prog.inside[tg] != prog.inside[g]))) {
+                    fp = -1L;
+                }
+            }
+        }
+        stepFp[gp] = fp;
+        stepChg[gp] = mutex ? chg : 0;
+    }
+
+    /** The CPU whose program instruction {@code g} belongs to. */
+    private int cpuOf(int g) {
+        int c = 0;
+        while (c + 1 < n && prog.base[c + 1] <= g) {
+            c++;
+        }
+        return c;
     }
 
     /** True if a CPU arriving at instruction {@code tg} waits for a lock at once (a test-and-set spin). */
