@@ -22,12 +22,20 @@ final class RwsemMonitors {
     /** The monitors' part of task {@code t}'s step from node {@code p} (outcome {@code o}) to {@code node}. */
     void taskStep(long[] s, long[] nx, int t, int p, int o, int node) {
         if (l.isWriter(t)) {
-            int w = t - l.nr;
             if (l.canSpinMonitor) {
-                canSpin(s, nx, t, w, p, o, node);
+                canSpin(s, nx, t, p, o, node);
             }
             if (l.k2Monitor || l.wastedMonitor) {
                 spin(s, nx, t, p, o);
+            }
+        }
+        if (l.handoffMonitor) {
+            boolean was = l.dom.handoff(l.count(s));
+            boolean is = l.dom.handoff(l.count(nx));
+            if (!was && is) {
+                l.handoffFor.set(nx, l.firstWaiter(s) + 1);
+            } else if (!is) {
+                l.handoffFor.set(nx, 0);
             }
         }
         if ((l.k2Monitor || l.wastedMonitor) && l.readersHolding(s) == 0 && l.readersHolding(nx) > 0) {
@@ -37,7 +45,7 @@ final class RwsemMonitors {
         if (l.missedMonitor && l.writersHolding(s) > 0 && l.writersHolding(nx) == 0) {
             l.missedNull.set(nx, 0);
             l.missedRo.set(nx, 0);
-            for (int w = 0; w < l.nw; w++) {
+            for (int w = l.nr; w < l.n; w++) {
                 l.missNull[w].set(nx, 0);
                 l.missRo[w].set(nx, 0);
             }
@@ -51,18 +59,19 @@ final class RwsemMonitors {
      * return; the metric's is forgotten when the write lock is released, so that the metric
      * counts declines per write-lock hold.
      */
-    private void canSpin(long[] s, long[] nx, int t, int w, int p, int o, int node) {
+    private void canSpin(long[] s, long[] nx, int t, int p, int o, int node) {
         TaskProgram tp = l.prog[t];
         if (!tp.has(p, IN_CAN_SPIN)) {
             return;
         }
+        int w = t;
         boolean sawNull = l.obsNull[w].getInt(s) == 1;
         boolean missN = l.missNull[w].getInt(s) == 1;
         boolean missR = l.missRo[w].getInt(s) == 1;
-        if (tp.op[p] == Op.OWNER_READ && l.runningWriterWithoutOwner(s, w)) {
-            sawNull |= o == RwsemCount.NULL;
-            missN |= o == RwsemCount.NULL;
-            missR |= o == RwsemCount.RWSEM_READER_OWNED;
+        if (tp.op[p] == Op.OWNER_READ && l.runningWriterWithoutOwner(s, t)) {
+            sawNull |= l.dom.ownerIsNull(l.dom.ownerValue(o));
+            missN |= l.dom.ownerIsNull(l.dom.ownerValue(o));
+            missR |= l.dom.ownerIsReaderOwned(l.dom.ownerValue(o));
         }
         if (!tp.has(node, IN_CAN_SPIN)) {
             if (l.missedMonitor && tp.op[node] != Op.OSQ_LOCK) {

@@ -30,18 +30,31 @@ public final class RwsemOwnerFactory implements ModelFactory {
     private static final Catalog<RwsemVariant> CATALOG = new Catalog<RwsemVariant>(NAME)
             .property("exclusion", Kind.INVARIANT, "never a writer with readers, never two writers (a task holds the lock from the"
                     + " count step that takes it, or a waker's grant, to the count step that releases it)")
-            .property("owner-sound", Kind.INVARIANT, "owner == T implies T holds the write lock")
+            .property("owner-sound", Kind.INVARIANT, "owner names writer T (v5.3+: without READER_OWNED) implies T holds the write"
+                    + " lock")
             .property("no-spin-on-readers", Kind.PROGRESS, "the spinner (the writer holding the osq in rwsem_optimistic_spin) does"
                     + " not iterate forever while >= 1 reader and no writer hold the lock and every such reader has made its"
-                    + " count step and, in v4.8, its set_reader_owned (a cycle of such spinner steps is a lasso)")
-            .property("no-spin-on-readers-strict", Kind.PROGRESS, "as no-spin-on-readers without the set_reader_owned clause:"
-                    + " shows the v4.8 gap of a reader preempted between its count step and its owner store")
+                    + " count step and, in v4.8+, its set_reader_owned (a cycle of such spinner steps is a lasso); v5.3+: spinning"
+                    + " on readers until the reader-spin deadline passes is by design, only spinning past it counts")
+            .optInProperty("no-spin-on-readers-strict", Kind.PROGRESS, "KNOWN GAP (opt-in): as no-spin-on-readers without the"
+                    + " set_reader_owned clause: shows the v4.8 gap of a reader preempted between its count step and its owner"
+                    + " store")
             .property("no-spin-on-readers-k2", Kind.METRIC, "KERNEL.md's count: the spinner's unqueued write-trylock loads of count"
                     + " while readers (all settled) and no writer hold the lock; reset when reader holders go 0 -> 1 and when"
                     + " the spinner takes the osq; bound K = 2 (saturates at 3)")
             .property("spin-on-running-writer", Kind.STEP, "whenever rwsem_can_spin_on_owner finds need_resched clear and loads"
                     + " owner == NULL while another writer holds the write lock (count step done, set_owner not yet) and is on"
                     + " a CPU, it returns true")
+            .property("no-spin-on-preempted-owner", Kind.PROGRESS, "no task spins forever without taking the lock while a task the"
+                    + " lock waits for is off its CPU (preempted, or asleep, or woken but not yet running): a holder, or, with the"
+                    + " lock free and the handoff bit set, the first waiter it is for; counted only for spinners nothing else"
+                    + " stops: RT tasks, or tasks ignoring a set need_resched with preemption disabled (a lasso)")
+            .property("handoff", Kind.STEP, "v5.3+: while the handoff bit is set for a waiter (the first waiter when it was set),"
+                    + " no other task takes the lock unless that waiter takes it in the same step (readers granted together)")
+            .optInProperty("no-writer-starvation", Kind.PROGRESS, "v5.3+ design claim (opt-in; v4.x makes no such claim): no"
+                    + " fair run in which the first waiter stays the same writer, its RWSEM_WAIT_TIMEOUT has passed, and it"
+                    + " never takes the lock; fair = every task inside a lock or unlock call or holding the lock that can"
+                    + " step on the cycle steps on it (tasks between rounds may stay idle); a lasso")
             .property("wasted-spins", Kind.METRIC, "the spinner's unqueued write-trylock loads of count on a lock held by readers"
                     + " only, counted from the readers' 0 -> 1 and the osq take: all of them, and those made once every such"
                     + " reader made its owner store (KERNEL.md's count); 3 = 3 or more (unbounded)")
@@ -49,14 +62,17 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     + " (need_resched clear) while the holder was a running writer that had not set owner yet, by the owner"
                     + " they loaded (NULL, or a stale READER_OWNED)")
             .property("deadlock-free", Kind.DEADLOCK, "some step is enabled until every task has finished")
-            .property("reader-owned-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == READER_OWNED"
-                    + " implies no writer holds the lock (the marker is sticky; refuted on after, vacuous on before)")
-            .property("null-owner-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == NULL implies no"
-                    + " writer holds the lock (a writer sets owner after its count step; refuted on both variants)")
+            .optInProperty("reader-owned-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test (opt-in): owner =="
+                    + " READER_OWNED implies no writer holds the lock (the marker is sticky; refuted on after, vacuous on before)")
+            .optInProperty("null-owner-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test (opt-in): owner == NULL"
+                    + " implies no writer holds the lock (a writer sets owner after its count step; refuted on both variants)")
             .variant(VariantInfo.of("before", "v4.7: owner is NULL or a writer; NULL with active count means no spinning"),
                     RwsemV47::new)
             .variant(VariantInfo.of("after", "v4.8 (19c5d690e416): readers store RWSEM_READER_OWNED; spinners stop on it"),
                     RwsemV48::new)
+            .variant(VariantInfo.of("v6.12", "kernel/locking/rwsem.c of v6.12: owner flag bits, rwsem_spin_on_owner owner states,"
+                    + " handoff bit, no reader spinning (removed by 617f3ef95177, v5.11), preemption off in every lock path"),
+                    RwsemV612::new)
             .variant(VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
                     RwsemMutants.EarlyRelease::new)
             .variant(VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
@@ -114,7 +130,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
                 ParamSpec.integer("readers", 2, 0, 3, "number of reader tasks"),
                 ParamSpec.integer("writers", 2, 1, 3, "number of writer tasks"),
                 ParamSpec.choice("rt", "writers that are RT tasks (rt_task(current))", RT_CHOICES.toArray(String[]::new)),
-                ParamSpec.integer("rounds", 0, 0, 3, "lock/unlock rounds per task; 0 = forever (cyclic workload)"));
+                ParamSpec.integer("rounds", 0, 0, 3, "lock/unlock rounds per task; 0 = forever (cyclic workload)"),
+                ParamSpec.choice("preempt", "which tasks may be preempted (on_cpu = 0) while they hold the lock where preemption is"
+                        + " enabled: writers (the default), all (readers too), none", "writers", "all", "none"));
     }
 
     @Override
@@ -144,12 +162,13 @@ public final class RwsemOwnerFactory implements ModelFactory {
         int writers = params.integer("writers");
         int rounds = params.integer("rounds");
         boolean[] rt = rtFlags(params.get("rt"), writers);
-        RwsemDomain dom = new RwsemDomain(readers, writers);
+        RwsemLayout.Preempt preempt = RwsemLayout.Preempt.valueOf(params.get("preempt").toUpperCase(java.util.Locale.ROOT));
+        RwsemDomain dom = RwsemDomain.of(impl.encoding(), readers, writers);
         TaskProgram[] prog = new TaskProgram[readers + writers];
         String what = NAME + " variant '" + variantName + "'";
         for (int t = 0; t < prog.length; t++) {
             boolean writer = t >= readers;
-            int w = writer ? t - readers : 0;
+            int w = writer ? t - readers : dom.readersAnonymous() ? 0 : t;
             boolean isRt = writer && rt[w];
             ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds);
             Function<ProgramKey, TaskProgram> record = k -> {
@@ -159,7 +178,7 @@ public final class RwsemOwnerFactory implements ModelFactory {
             };
             prog[t] = cachePrograms() ? PROGRAMS.computeIfAbsent(key, record) : record.apply(key);
         }
-        return new RwsemOwnerModel(variantName, params, dom, prog, rt, Set.copyOf(properties));
+        return new RwsemOwnerModel(variantName, params, dom, prog, rt, preempt, Set.copyOf(properties));
     }
 
     private static boolean cachePrograms() {

@@ -25,23 +25,24 @@ final class RwsemOwnerModel implements Model {
     private final RwsemLayout layout;
     private final RwsemMonitors monitors;
     private final RwsemDecoder decoder;
-    private final WriterSymmetry writerSymmetry;
+    private final TaskSymmetry taskSymmetry;
     private final List<Property> properties;
 
     /* per-thread */
     private final RwsemSteps steps;
     private final RwsemSymmetry symmetry;
 
-    RwsemOwnerModel(String variant, Params params, RwsemDomain dom, TaskProgram[] prog, boolean[] rt, Set<String> selected) {
+    RwsemOwnerModel(String variant, Params params, RwsemDomain dom, TaskProgram[] prog, boolean[] rt, RwsemLayout.Preempt preempt,
+                    Set<String> selected) {
         this.variant = variant;
         this.params = params;
-        this.layout = new RwsemLayout(dom, prog, rt, selected);
+        this.layout = new RwsemLayout(dom, prog, rt, preempt, selected);
         this.monitors = new RwsemMonitors(layout);
         this.decoder = new RwsemDecoder(layout);
-        this.writerSymmetry = RwsemSymmetry.writers(layout);
+        this.taskSymmetry = RwsemSymmetry.tasks(layout);
         this.properties = new RwsemProperties(layout, decoder).build(selected);
         this.steps = new RwsemSteps(layout, monitors, decoder, variant);
-        this.symmetry = new RwsemSymmetry(layout, writerSymmetry);
+        this.symmetry = new RwsemSymmetry(layout, taskSymmetry);
     }
 
     private RwsemOwnerModel(RwsemOwnerModel m) {
@@ -50,10 +51,10 @@ final class RwsemOwnerModel implements Model {
         this.layout = m.layout;
         this.monitors = m.monitors;
         this.decoder = m.decoder;
-        this.writerSymmetry = m.writerSymmetry;
+        this.taskSymmetry = m.taskSymmetry;
         this.properties = m.properties;
         this.steps = new RwsemSteps(layout, monitors, decoder, variant);
-        this.symmetry = new RwsemSymmetry(layout, writerSymmetry);
+        this.symmetry = new RwsemSymmetry(layout, taskSymmetry);
     }
 
     /** The packed layout (for tests and the thread-side monitors). */

@@ -2,6 +2,7 @@ package kcheck.model.rwsem;
 
 import static kcheck.model.rwsem.TaskProgram.IN_CAN_SPIN;
 import static kcheck.model.rwsem.TaskProgram.OSQ;
+import static kcheck.model.rwsem.TaskProgram.PREEMPT_OFF;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,8 @@ final class RwsemProperties {
     List<Property> build(Set<String> selected) {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new Exclusion(), new OwnerSound(), new NoSpinOnReaders(false), new NoSpinOnReaders(true),
-                new NoSpinOnReadersK2(), new SpinOnRunningWriter(), new WastedSpins(), new MissedSpins(), Deadlock.standard(),
+                new NoSpinOnReadersK2(), new SpinOnRunningWriter(), new NoSpinOnPreemptedOwner(), new Handoff(),
+                new NoWriterStarvation(), new WastedSpins(), new MissedSpins(), Deadlock.standard(),
                 new ReaderOwnedNoWriter(), new NullOwnerNoWriter())) {
             if (selected.contains(p.id())) {
                 out.add(p);
@@ -57,7 +59,7 @@ final class RwsemProperties {
 
         @Override
         public String explain(long[] s) {
-            return "the lock is held by " + decoder.holders(s) + " at once (count = " + RwsemCount.show(l.count(s)) + ")";
+            return "the lock is held by " + decoder.holders(s) + " at once (count = " + l.dom.showCount(l.count(s)) + ")";
         }
     }
 
@@ -69,13 +71,13 @@ final class RwsemProperties {
 
         @Override
         public boolean holds(long[] s) {
-            long o = l.owner.get(s);
-            return o < 2 || l.heldBy(s, l.nr + RwsemCount.writerIndex(o));
+            long o = l.ownerValue(s);
+            return !l.dom.ownerIsWriter(o) || l.heldBy(s, l.dom.ownerTask(o));
         }
 
         @Override
         public String explain(long[] s) {
-            return "owner = " + RwsemCount.showOwner(l.owner.get(s)) + " but that writer does not hold the write lock (held by "
+            return "owner = " + l.dom.showOwner(l.ownerValue(s)) + " but that writer does not hold the write lock (held by "
                     + decoder.holders(s) + ")";
         }
     }
@@ -83,7 +85,10 @@ final class RwsemProperties {
     /**
      * {@code no-spin-on-readers} (and {@code -strict}): a cycle of steps of the spinner (the
      * writer holding the osq) taken while readers, and no writer, hold the lock and (not
-     * strict) every such reader has made its owner store, is a spinner that never stops.
+     * strict) every such reader has made its owner store, is a spinner that never stops. Where
+     * the code spins on readers for a limited time (v5.3+: {@code rspin_threshold}), a read of the
+     * clock that finds the deadline not passed yet is progress: time passes, so only a spinner that
+     * never reads the clock, or ignores it, counts.
      */
     final class NoSpinOnReaders extends Progress {
         private final boolean strict;
@@ -102,7 +107,164 @@ final class RwsemProperties {
             if (l.readersHolding(from) == 0 || l.writersHolding(from) > 0) {
                 return true;
             }
+            if (clockNotYet(from, actor, action)) {
+                return true;
+            }
             return !strict && !l.readersSettled(from);
+        }
+    }
+
+    /**
+     * The step reads the clock and finds its deadline not passed yet (sched_clock() against the reader-spin
+     * threshold, jiffies against a waiter's timeout): time does pass, so a cycle that keeps finding a deadline
+     * unpassed is unfair to the clock, and such a read counts as progress.
+     */
+    private boolean clockNotYet(long[] s, int actor, int action) {
+        if (action >= l.envBase) {
+            return false;
+        }
+        Op op = l.prog[actor].op[action / l.slots];
+        return (op == Op.RSPIN_PASSED || op == Op.TIMED_OUT || op == Op.FIRST_TIMED_OUT) && action % l.slots == 0;
+    }
+
+    /** The task whose step gives the lock away, {@code -1} if none: a holder off its CPU, or the handoff's first waiter. */
+    private int stoppedOwner(long[] s, int actor) {
+        boolean held = false;
+        for (int t = 0; t < l.n; t++) {
+            if (l.heldBy(s, t)) {
+                held = true;
+                if (t != actor && !l.onCpu(s, t)) {
+                    return t;
+                }
+            }
+        }
+        if (!held && l.dom.handoff(l.count(s))) {
+            int f = l.firstWaiter(s);
+            if (f >= 0 && f != actor && !l.onCpu(s, f)) {
+                return f;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * {@code no-spin-on-preempted-owner}: a cycle of steps of tasks that do not take the lock, each
+     * taken while a task the lock waits for is off its CPU (preempted, or asleep or woken but not
+     * yet running): a holder, or, when the lock is free with the handoff bit set, the first waiter
+     * the bit is for. A step counts only if nothing else will stop its task: it is an RT task (the
+     * owner cannot preempt it), or its need_resched is set and it runs with preemption disabled
+     * (for other tasks the scheduler tick breaks the cycle); a read of the clock that finds a
+     * deadline not passed yet is progress (time passes).
+     */
+    final class NoSpinOnPreemptedOwner extends Progress {
+        NoSpinOnPreemptedOwner() {
+            super("no-spin-on-preempted-owner", RwsemOwnerFactory.describe("no-spin-on-preempted-owner"));
+        }
+
+        @Override
+        public boolean isProgress(long[] from, int actor, int action, long[] to) {
+            if (action >= l.envBase) {
+                return true;
+            }
+            for (int t = 0; t < l.n; t++) {
+                if (!l.heldBy(from, t) && l.heldBy(to, t)) {
+                    return true;
+                }
+            }
+            boolean unstoppable = (l.isWriter(actor) && l.rt[actor - l.nr])
+                    || (l.resched[actor].getInt(from) == 1 && l.prog[actor].has(l.pc[actor].getInt(from), PREEMPT_OFF));
+            if (!unstoppable || clockNotYet(from, actor, action)) {
+                return true;
+            }
+            return stoppedOwner(from, actor) < 0;
+        }
+    }
+
+    /**
+     * {@code handoff}: while the handoff bit is set for a waiter (the first waiter when the bit was
+     * set), no other task takes the lock unless that waiter takes it in the same step (readers
+     * granted together).
+     */
+    final class Handoff extends StepProperty {
+        Handoff() {
+            super("handoff", RwsemOwnerFactory.describe("handoff"));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            int h = (int) l.handoffFor.get(from) - 1;
+            if (h < 0 || !l.dom.handoff(l.count(from))) {
+                return true;
+            }
+            boolean hTakes = !l.heldBy(from, h) && l.heldBy(to, h);
+            for (int t = 0; t < l.n; t++) {
+                if (t != h && !l.heldBy(from, t) && l.heldBy(to, t) && !hTakes) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            int h = (int) l.handoffFor.get(from) - 1;
+            StringBuilder who = new StringBuilder();
+            for (int t = 0; t < l.n; t++) {
+                if (t != h && !l.heldBy(from, t) && l.heldBy(to, t)) {
+                    who.append(who.length() == 0 ? "" : ", ").append(decoder.actor(t));
+                }
+            }
+            return who + " takes the lock while the handoff bit is set for " + decoder.actor(h) + " (count = "
+                    + l.dom.showCount(l.count(from)) + ")";
+        }
+    }
+
+    /**
+     * {@code no-writer-starvation}: no fair cycle in which the first waiter of the wait list stays
+     * the same writer, its wait has timed out ({@code RWSEM_WAIT_TIMEOUT}) and it never takes the
+     * lock. Fair: every task that is inside a lock or unlock call, or holds the lock, and can take
+     * a step somewhere on the cycle takes one on it (a preempted task must run again); tasks
+     * between two lock rounds may stay idle. Preemptions are progress (a preempted task cannot be
+     * preempted again on a cycle without running).
+     */
+    final class NoWriterStarvation extends Progress {
+        NoWriterStarvation() {
+            super("no-writer-starvation", RwsemOwnerFactory.describe("no-writer-starvation"));
+        }
+
+        private int starved(long[] s) {
+            int f = l.firstWaiter(s);
+            return f >= 0 && l.isWriter(f) && l.timedOut[f].getInt(s) == 1 ? f : -1;
+        }
+
+        @Override
+        public boolean isProgress(long[] from, int actor, int action, long[] to) {
+            if (action == l.envBase + RwsemSteps.PREEMPT) {
+                return true;
+            }
+            int f = starved(from);
+            return f < 0 || starved(to) != f;
+        }
+
+        @Override
+        public boolean fair() {
+            return true;
+        }
+
+        @Override
+        public long owed(long[] s) {
+            long owed = 0;
+            for (int t = 0; t < l.n; t++) {
+                if (!l.idle(s, t) && (l.preempted[t].getInt(s) == 1 || l.enabled(s, t))) {
+                    owed |= 1L << t;
+                }
+            }
+            return owed;
+        }
+
+        @Override
+        public int stepClass(int actor, int action) {
+            return action < l.envBase || action == l.envBase + RwsemSteps.RUN_AGAIN ? actor : 63;
         }
     }
 
@@ -145,9 +307,8 @@ final class RwsemProperties {
             if (!tp.has(p, IN_CAN_SPIN) || tp.has(node, IN_CAN_SPIN) || tp.op[node] == Op.OSQ_LOCK) {
                 return true;
             }
-            int w = actor - l.nr;
-            boolean sawNull = l.obsNull[w].getInt(from) == 1
-                    || (tp.op[p] == Op.OWNER_READ && o == RwsemCount.NULL && l.runningWriterWithoutOwner(from, w));
+            boolean sawNull = l.obsNull[actor].getInt(from) == 1
+                    || (tp.op[p] == Op.OWNER_READ && l.dom.ownerIsNull(l.dom.ownerValue(o)) && l.runningWriterWithoutOwner(from, actor));
             return !sawNull;
         }
 
@@ -218,7 +379,7 @@ final class RwsemProperties {
 
         @Override
         public boolean holds(long[] s) {
-            return l.owner.get(s) != RwsemCount.RWSEM_READER_OWNED || l.writersHolding(s) == 0;
+            return !l.dom.ownerIsReaderOwned(l.ownerValue(s)) || l.writersHolding(s) == 0;
         }
 
         @Override
@@ -235,7 +396,7 @@ final class RwsemProperties {
 
         @Override
         public boolean holds(long[] s) {
-            return l.owner.get(s) != RwsemCount.NULL || l.writersHolding(s) == 0;
+            return !l.dom.ownerIsNull(l.ownerValue(s)) || l.writersHolding(s) == 0;
         }
 
         @Override

@@ -3,47 +3,58 @@ package kcheck.model.rwsem;
 import java.util.ArrayList;
 import java.util.List;
 
+import kcheck.model.Layout;
+
 /**
- * Canonical forms of rwsem-owner states. Readers run one program and nothing refers to a
- * reader: states are stored with readers sorted by (program node, wait-list place). Writers with
- * the same RT flag are interchangeable once task pointers are renamed in {@code owner} and in
- * their programs ({@link WriterSymmetry}); the least renaming is stored. One instance per thread
- * (scratch arrays).
+ * Canonical forms of rwsem-owner states. Where readers never store their task pointer (the xadd
+ * encoding), they run one program and nothing refers to a reader: states are stored with readers
+ * sorted by (program node, wait-list place, their other fields). Tasks of one kind (readers
+ * storing their pointer; writers with the same RT flag) are interchangeable once task pointers are
+ * renamed in {@code owner} and in their programs ({@link TaskSymmetry}); the least renaming is
+ * stored. One instance per thread (scratch arrays).
  */
 final class RwsemSymmetry {
     private final RwsemLayout l;
-    private final WriterSymmetry sym;
-    private final int[] keys;
+    private final TaskSymmetry sym;
+    private final boolean sortReaders;
+    private final long[] keys;
+    /** The per-task fields that move with their task, apart from pc. */
+    private final Layout.Field[][] taskFields;
     private final long[] best;
     private final long[] cand;
 
-    RwsemSymmetry(RwsemLayout l, WriterSymmetry sym) {
+    RwsemSymmetry(RwsemLayout l, TaskSymmetry sym) {
         this.l = l;
         this.sym = sym;
-        this.keys = new int[Math.max(1, l.nr)];
+        this.sortReaders = l.dom.readersAnonymous() && l.nr > 1;
+        this.keys = new long[Math.max(1, l.nr)];
+        this.taskFields = new Layout.Field[][] {l.qpos, l.woken, l.preempted, l.resched, l.timedOut, l.handoffSet,
+            l.rdNonspinnable, l.obsNull, l.missNull, l.missRo};
         this.best = new long[l.width];
         this.cand = new long[l.width];
     }
 
-    static WriterSymmetry writers(RwsemLayout l) {
-        return WriterSymmetry.of(java.util.Arrays.copyOfRange(l.prog, l.nr, l.n), l.rt, l.dom);
+    static TaskSymmetry tasks(RwsemLayout l) {
+        return TaskSymmetry.of(l.prog, l.rt, l.dom);
     }
 
     List<String> reductions() {
         List<String> out = new ArrayList<>();
-        if (l.nr > 1) {
+        if (sortReaders) {
             out.add("reader-symmetry: readers run one program and nothing refers to a reader's identity; readers are"
                     + " sorted by (program node, wait-list place), which permutes the wait list consistently");
         }
         if (!sym.trivial()) {
-            out.add("writer-symmetry: writers with the same RT flag are interchangeable once task pointers in owner and"
-                    + " in their programs are renamed; the least of the " + sym.perms.length + " renamings is stored");
+            boolean readers = sym.movesReaders(l.nr);
+            out.add((readers ? "task-symmetry: readers, and writers with the same RT flag," : "writer-symmetry: writers with the"
+                    + " same RT flag") + " are interchangeable once task pointers in owner and in their programs are renamed;"
+                    + " the least of the " + sym.perms.length + " renamings is stored");
         }
         return out;
     }
 
     void canonicalize(long[] s) {
-        if (l.nr > 1) {
+        if (sortReaders) {
             sortReaders(s);
         }
         if (sym.trivial()) {
@@ -53,20 +64,21 @@ final class RwsemSymmetry {
         for (int i = 1; i < sym.perms.length; i++) {
             int[] pi = sym.perms[i];
             System.arraycopy(s, 0, cand, 0, l.width);
-            for (int w = 0; w < l.nw; w++) {
-                int v = pi[w];
-                int t = l.nr + w;
-                int u = l.nr + v;
-                l.pc[u].set(cand, sym.pcMap[i][w][l.pc[t].getInt(s)]);
-                l.qpos[u].set(cand, l.qpos[t].get(s));
-                l.woken[v].set(cand, l.woken[w].get(s));
-                l.preempted[v].set(cand, l.preempted[w].get(s));
-                l.resched[v].set(cand, l.resched[w].get(s));
-                l.obsNull[v].set(cand, l.obsNull[w].get(s));
-                l.missNull[v].set(cand, l.missNull[w].get(s));
-                l.missRo[v].set(cand, l.missRo[w].get(s));
+            for (int t = 0; t < l.n; t++) {
+                int u = pi[t];
+                if (u == t) {
+                    continue;
+                }
+                l.pc[u].set(cand, sym.pcMap[i][t][l.pc[t].getInt(s)]);
+                for (Layout.Field[] f : taskFields) {
+                    f[u].set(cand, f[t].get(s));
+                }
             }
-            l.owner.set(cand, WriterSymmetry.rename(l.owner.get(s), pi));
+            l.owner.set(cand, l.dom.ownerIndex(l.dom.renameOwner(l.ownerValue(s), pi)));
+            long h = l.handoffFor.get(s);
+            if (h > 0) {
+                l.handoffFor.set(cand, pi[(int) h - 1] + 1);
+            }
             if (less(cand, best)) {
                 System.arraycopy(cand, 0, best, 0, l.width);
             }
@@ -83,13 +95,18 @@ final class RwsemSymmetry {
         return false;
     }
 
+    /** Sorts the readers by their fields (program node first); their values move together. */
     private void sortReaders(long[] s) {
-        int mul = l.n + 1;
         for (int r = 0; r < l.nr; r++) {
-            keys[r] = l.pc[r].getInt(s) * mul + l.qpos[r].getInt(s);
+            long k = l.pc[r].get(s);
+            for (Layout.Field[] f : taskFields) {
+                int bits = Long.bitCount(f[r].max());
+                k = (k << bits) | f[r].get(s);
+            }
+            keys[r] = k;
         }
         for (int i = 1; i < l.nr; i++) {
-            int k = keys[i];
+            long k = keys[i];
             int j = i - 1;
             while (j >= 0 && keys[j] > k) {
                 keys[j + 1] = keys[j];
@@ -98,8 +115,14 @@ final class RwsemSymmetry {
             keys[j + 1] = k;
         }
         for (int r = 0; r < l.nr; r++) {
-            l.pc[r].set(s, keys[r] / mul);
-            l.qpos[r].set(s, keys[r] % mul);
+            long k = keys[r];
+            for (int i = taskFields.length - 1; i >= 0; i--) {
+                Layout.Field f = taskFields[i][r];
+                int bits = Long.bitCount(f.max());
+                f.set(s, k & f.max());
+                k >>>= bits;
+            }
+            l.pc[r].set(s, k);
         }
     }
 }

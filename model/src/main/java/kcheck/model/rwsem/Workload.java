@@ -9,17 +9,21 @@ package kcheck.model.rwsem;
 final class Workload {
     /** The round being run (bounded workloads only). */
     int round;
+    /** Set when a down_read/down_write call starts, cleared by its first operation: the task is idle there. */
+    boolean atStart;
 
     void reader(RwsemVariant v, RwSem sem, int rounds) {
         if (rounds == 0) {
             while (true) {
+                atStart = true;
                 v.downRead(sem);
                 /* critical section */
                 v.upRead(sem);
             }
         }
         for (round = 0; round < rounds; round++) {
-            v.downRead(sem);
+            atStart = true;
+                v.downRead(sem);
             /* critical section */
             v.upRead(sem);
         }
@@ -28,13 +32,15 @@ final class Workload {
     void writer(RwsemVariant v, RwSem sem, int rounds) {
         if (rounds == 0) {
             while (true) {
+                atStart = true;
                 v.downWrite(sem);
                 /* critical section */
                 v.upWrite(sem);
             }
         }
         for (round = 0; round < rounds; round++) {
-            v.downWrite(sem);
+            atStart = true;
+                v.downWrite(sem);
             /* critical section */
             v.upWrite(sem);
         }
