@@ -51,14 +51,17 @@ final class ProgramRecorder {
     private final boolean rt;
     private final int rounds;
     private final List<Field> fields = new ArrayList<>();
+    private final int maxNodes;
     private final List<Set<String>> scopes = new ArrayList<>();
 
     private final List<RNode> nodes = new ArrayList<>();
     private final Map<String, Integer> index = new HashMap<>();
     private final ArrayDeque<RNode> queue = new ArrayDeque<>();
 
-    private ProgramRecorder(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds) {
+    private ProgramRecorder(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                            int maxNodes) {
         this.impl = impl;
+        this.maxNodes = maxNodes;
         this.what = what;
         this.dom = dom;
         this.writer = writer;
@@ -67,8 +70,8 @@ final class ProgramRecorder {
         this.rounds = rounds;
         for (Class<?> c = impl.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers())) {
-                    continue;
+                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) {
+                    continue;                                       /* e.g. an inner class's reference to its outer instance */
                 }
                 if (Modifier.isFinal(f.getModifiers())) {
                     throw new ModelInputException(what + ": field " + f.getName() + " is final; kernel locals must be plain fields");
@@ -91,7 +94,13 @@ final class ProgramRecorder {
      * (0: forever).
      */
     static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds) {
-        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds);
+        return record(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
+    }
+
+    /** As {@link #record(RwsemVariant, String, RwsemDomain, boolean, int, boolean, int)} with another node limit (tests). */
+    static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                              int maxNodes) {
+        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, maxNodes);
         r.explore();
         List<int[]> pairs = r.walkPairs();
         int[] cls = r.classes();
@@ -169,9 +178,9 @@ final class ProgramRecorder {
         if (id != null) {
             return id;
         }
-        if (nodes.size() >= MAX_NODES) {
-            throw new ModelInputException(what + ": the program graph exceeds " + MAX_NODES
-                    + " nodes (does a @FrameLocal field take ever new values?)");
+        if (nodes.size() >= maxNodes) {
+            throw new ModelLimitException(what + ": rwsem-owner records at most " + maxNodes + " program places per task:"
+                    + " this code reached more (does a @FrameLocal field take ever new values, e.g. a loop counter?)");
         }
         RNode n = new RNode(nodes.size(), c, script);
         nodes.add(n);

@@ -112,8 +112,9 @@ final class RwsemLayout {
         for (TaskProgram p : prog) {
             codeTimeouts |= p.uses(Op.ARM_TIMEOUT);
         }
-        this.timeouts = codeTimeouts || selected.contains("no-writer-starvation");
-        this.eagerTimeouts = selected.contains("no-writer-starvation");
+        boolean starvation = selected.contains("no-writer-starvation") || selected.contains("sleeping-writer-woken");
+        this.timeouts = codeTimeouts || starvation;
+        this.eagerTimeouts = starvation;
 
         Layout layout = new Layout();
         count = layout.fieldFor(dom.countSize() - 1);

@@ -55,6 +55,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     + " fair run in which the first waiter stays the same writer, its RWSEM_WAIT_TIMEOUT has passed, and it"
                     + " never takes the lock; fair = every task inside a lock or unlock call or holding the lock that can"
                     + " step on the cycle steps on it (tasks between rounds may stay idle); a lasso")
+            .optInProperty("sleeping-writer-woken", Kind.PROGRESS, "v5.3+ (opt-in; part of no-writer-starvation): no fair run in"
+                    + " which the first waiter, a writer whose RWSEM_WAIT_TIMEOUT has passed, sleeps in schedule() with no"
+                    + " wake-up pending forever while the others run (a lasso)")
             .property("wasted-spins", Kind.METRIC, "the spinner's unqueued write-trylock loads of count on a lock held by readers"
                     + " only, counted from the readers' 0 -> 1 and the osq take: all of them, and those made once every such"
                     + " reader made its owner store (KERNEL.md's count); 3 = 3 or more (unbounded)")
@@ -73,6 +76,22 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.of("v6.12", "kernel/locking/rwsem.c of v6.12: owner flag bits, rwsem_spin_on_owner owner states,"
                     + " handoff bit, no reader spinning (removed by 617f3ef95177, v5.11), preemption off in every lock path"),
                     RwsemV612::new)
+            .variant(VariantInfo.of("v5.4", "kernel/locking/rwsem.c of v5.4 (v5.4.286): reader optimistic spinning (v5.3 to v5.10),"
+                    + " RD/WR_NONSPINNABLE owner bits, writer_wait_state handoff"), RwsemV54::new)
+            .variant(VariantInfo.of("v5.4+2f06f702925b", "v5.4 with 2f06f702925b (and c8fe8b056438 it needs): readers do not spin"
+                    + " on a lock other readers own"), RwsemV54Fixed::new)
+            .variant(VariantInfo.realBug("2f06f702925b", "locking/rwsem: Prevent potential lock starvation", "v5.11",
+                    "the v5.4 port itself (the code the fix changed, as released): readers spinning onto a reader-owned lock keep"
+                    + " the reader count above zero, so a sleeping writer is never woken"), RwsemV54::new)
+            .variant(VariantInfo.realBug("48dfb5d2560d", "locking/rwsem: Disable preemption while trying for rwsem lock", "v6.1",
+                    "v6.12 with the fix undone: the write fast path (count cmpxchg, rwsem_set_owner) runs with preemption on"),
+                    RwsemRealBugs.Bug48dfb5d2560d::new)
+            .variant(VariantInfo.realBug("3f5245538a19", "locking/rwsem: Disable preemption in all down_read*() and up_read() code"
+                    + " paths", "v6.3", "v6.12 with the fix undone: __down_read_common() and __up_read() run with preemption on"),
+                    RwsemRealBugs.Bug3f5245538a19::new)
+            .variant(VariantInfo.realBug("b613c7f31476", "locking/rwsem: Prevent non-first waiter from spinning in down_write()"
+                    + " slowpath", "v6.3", "v6.12 with the fix undone: a waiter that sets the handoff bit sets its own handoff_set,"
+                    + " and the first waiter inherits one"), RwsemRealBugs.Bugb613c7f31476::new)
             .variant(VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
                     RwsemMutants.EarlyRelease::new)
             .variant(VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
@@ -80,7 +99,15 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.mutant("mutant-trylock-ignores-readers", "after, but the unqueued trylock also takes a reader-held lock"),
                     RwsemMutants.TrylockIgnoresReaders::new)
             .variant(VariantInfo.mutant("mutant-up-read-no-wake", "before, but __up_read never calls rwsem_wake"),
-                    RwsemMutants.UpReadNoWake::new);
+                    RwsemMutants.UpReadNoWake::new)
+            .variant(VariantInfo.mutant("mutant-spins-on-preempted-owner", "after, but rwsem_spin_on_owner ignores owner->on_cpu"),
+                    RwsemMutants.SpinsOnPreemptedOwner::new)
+            .variant(VariantInfo.mutant("mutant-unqueued-ignores-handoff", "v6.12, but the unqueued trylock steals past the handoff"
+                    + " bit"), RwsemMutants.UnqueuedIgnoresHandoff::new)
+            .variant(VariantInfo.mutant("mutant-no-handoff-request", "v6.12, but a waiter never sets the handoff bit"),
+                    RwsemMutants.NoHandoffRequest::new)
+            .variant(VariantInfo.mutant("mutant-reader-spin-no-deadline", "v6.12, but a writer spins on readers without the"
+                    + " rspin_threshold time limit"), RwsemMutants.ReaderSpinWithoutDeadline::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
@@ -138,6 +165,31 @@ public final class RwsemOwnerFactory implements ModelFactory {
     @Override
     public List<PropertyInfo> properties() {
         return CATALOG.properties();
+    }
+
+    /** What the model assumes of a variant's code; each is checked where it is made (ModelLimitException). */
+    static final List<String> LIMITS = List.of(
+            "xadd count (v4.x): count = a + k * RWSEM_WAITING_BIAS with a <= readers + writers active biases and k <= writers"
+                    + " + 1 waiting biases (one active bias per task, one waiting bias per writer and one for the wait list)",
+            "v5.3+ count: only the WRITER_LOCKED, WAITERS and HANDOFF bits and a reader count of at most one"
+                    + " RWSEM_READER_BIAS per reader (no READFAIL bit, no other bits)",
+            "owner: xadd: NULL, RWSEM_READER_OWNED or a writer; v5.3+: NULL, a writer's pointer (v5.3 to v5.10 also with"
+                    + " RWSEM_RD_NONSPINNABLE), or a reader's pointer with RWSEM_READER_OWNED and any NONSPINNABLE bits",
+            "owner->on_cpu is read only for a writer's pointer (never NULL or a reader-owned hint)",
+            "wake_up_process()/wake_q_add() wakes only a writer at the front of the wait list; a reader grant goes only to"
+                    + " readers",
+            "rwsem_first_waiter() is dereferenced only while the wait list is not empty",
+            "missed-spins counts at most one declining writer per other writer and write-lock hold",
+            "at most 200,000 recorded program places per task (kernel locals kept across steps take finitely many values)");
+
+    @Override
+    public List<String> limits() {
+        return LIMITS;
+    }
+
+    /** The notation of rwsem-owner traces, one line each. */
+    public List<String> legend() {
+        return RwsemDecoder.LEGEND;
     }
 
     @Override

@@ -36,7 +36,7 @@ final class RwsemProperties {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new Exclusion(), new OwnerSound(), new NoSpinOnReaders(false), new NoSpinOnReaders(true),
                 new NoSpinOnReadersK2(), new SpinOnRunningWriter(), new NoSpinOnPreemptedOwner(), new Handoff(),
-                new NoWriterStarvation(), new WastedSpins(), new MissedSpins(), Deadlock.standard(),
+                new NoWriterStarvation(false), new NoWriterStarvation(true), new WastedSpins(), new MissedSpins(), Deadlock.standard(),
                 new ReaderOwnedNoWriter(), new NullOwnerNoWriter())) {
             if (selected.contains(p.id())) {
                 out.add(p);
@@ -225,16 +225,28 @@ final class RwsemProperties {
      * lock. Fair: every task that is inside a lock or unlock call, or holds the lock, and can take
      * a step somewhere on the cycle takes one on it (a preempted task must run again); tasks
      * between two lock rounds may stay idle. Preemptions are progress (a preempted task cannot be
-     * preempted again on a cycle without running).
+     * preempted again on a cycle without running). {@code sleeping-writer-woken} is the part of it
+     * where the writer sleeps in schedule() with no wake-up pending all along: it is never even woken.
      */
     final class NoWriterStarvation extends Progress {
-        NoWriterStarvation() {
-            super("no-writer-starvation", RwsemOwnerFactory.describe("no-writer-starvation"));
+        /** Only cycles in which the writer sleeps throughout, no wake-up pending ({@code sleeping-writer-woken}). */
+        private final boolean asleep;
+
+        NoWriterStarvation(boolean asleep) {
+            super(asleep ? "sleeping-writer-woken" : "no-writer-starvation",
+                    RwsemOwnerFactory.describe(asleep ? "sleeping-writer-woken" : "no-writer-starvation"));
+            this.asleep = asleep;
         }
 
         private int starved(long[] s) {
             int f = l.firstWaiter(s);
-            return f >= 0 && l.isWriter(f) && l.timedOut[f].getInt(s) == 1 ? f : -1;
+            if (f < 0 || !l.isWriter(f) || l.timedOut[f].getInt(s) == 0) {
+                return -1;
+            }
+            if (asleep && (l.prog[f].op[l.pc[f].getInt(s)] != Op.SCHEDULE || l.woken[f].getInt(s) == 1)) {
+                return -1;
+            }
+            return f;
         }
 
         @Override

@@ -155,8 +155,8 @@ final class RwsemSteps {
     private ModelLimitException unrecorded(int t, int node, int outcome) {
         return new ModelLimitException(RwsemOwnerFactory.NAME + " variant '" + variant + "': " + decoder.actor(t) + " at "
                 + l.prog[t].describe(node, l.dom) + ": outcome " + l.prog[t].outcomeText(node, outcome, l.dom)
-                + " leads where the model cannot follow: to an owner value it does not hold (" + l.dom.ownerLimit()
-                + "), or to owner->on_cpu of a pointer that is no writer");
+                + " leads where the model cannot follow: an outcome the recorded code was not expected to meet, an owner"
+                + " value the model does not hold (" + l.dom.ownerLimit() + "), or owner->on_cpu of a pointer that is no writer");
     }
 
     /** Performs visible operation {@code p} of task {@code t} on {@link #nx}; returns its outcome. */

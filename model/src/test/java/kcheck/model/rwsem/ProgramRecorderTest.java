@@ -177,4 +177,20 @@ class ProgramRecorderTest {
             assertThat(TaskSymmetry.of(mixed, new boolean[] {true, false}, DOM).trivial()).isTrue();
         }
     }
+
+    @Test
+    void aKernelLocalThatTakesEverNewValuesIsALimit() {
+        RwsemVariant v = new RwsemV48() {
+            @FrameLocal("down_write")
+            int calls;
+
+            @Override
+            public void downWrite(RwSem sem) {
+                calls++;                                            /* a counter kept across steps: no finite program */
+                super.downWrite(sem);
+            }
+        };
+        assertThatThrownBy(() -> ProgramRecorder.record(v, "test", DOM, true, 0, false, 0, 500))
+                .isInstanceOf(kcheck.model.ModelLimitException.class).hasMessageContaining("records at most 500 program places");
+    }
 }
