@@ -411,6 +411,7 @@ final class ProgramRecorder {
         private int next(Op op, long arg0, long arg1) {
             if (pos < script.length) {
                 workload.atStart = false;
+                workload.inCs = false;
                 return script[pos++];
             }
             throw new Stop(capture(op, arg0, arg1));
@@ -447,7 +448,7 @@ final class ProgramRecorder {
                 functions.add(k.function());
             }
             int attrs = (holds ? TaskProgram.HOLDS : 0) | (waitLock ? TaskProgram.WAIT_LOCK : 0) | (osq ? TaskProgram.OSQ : 0)
-                    | (preempt > 0 || waitLock ? TaskProgram.PREEMPT_OFF : 0) | (enqueued ? TaskProgram.ENQUEUED : 0)
+                    | ((preempt > 0 || waitLock) && !workload.inCs ? TaskProgram.PREEMPT_OFF : 0) | (enqueued ? TaskProgram.ENQUEUED : 0)
                     | (workload.atStart ? TaskProgram.IDLE : 0) | (wakeQTracked && wakeQ ? TaskProgram.WAKE_Q : 0);
             for (int i = 0; i < TaskProgram.FUNCTIONS.length; i++) {
                 if (functions.contains(TaskProgram.FUNCTIONS[i])) {
