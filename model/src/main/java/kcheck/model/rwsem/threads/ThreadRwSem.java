@@ -19,7 +19,8 @@ import kcheck.model.threads.WaitAbandoned;
  * {@link RwSem} call;</li>
  * <li>the osq: a CAS lock naming its holder; {@code osq_lock} takes it when free and otherwise
  * waits (it would give up on need_resched, which is never raised here);</li>
- * <li>{@code wait_lock}: a CAS spinlock; the wait list: task ids in an array, read and written
+ * <li>{@code wait_lock}: a ticket spinlock (FIFO, as the kernel's queued raw spinlock); the wait
+ * list: task ids in an array, read and written
  * only by the {@code wait_lock} holder; each task's {@code waiter.task != NULL} is a flag of its
  * own ({@code waiterTaskIsNull} reads it without {@code wait_lock}, as the kernel does);</li>
  * <li>{@code schedule()}: waits until woken: a queued reader until it has been granted the lock,
@@ -42,11 +43,14 @@ public final class ThreadRwSem {
     /** Waiters' RWSEM_WAIT_TIMEOUT and spinners' reader-spin deadlines count as passed (no clock on this side). */
     private final boolean deadlinesPassed;
     /** Owner values are v5.3+ task pointers ({@link RwsemBits#task}), readers' included. */
-    private boolean bits;
+    private final boolean bits;
 
     private final AtomicLong count = new AtomicLong(RwsemCount.RWSEM_UNLOCKED_VALUE);
     private final AtomicLong owner = new AtomicLong(RwsemCount.NULL);
     private final AtomicInteger osq = new AtomicInteger(-1);
+    /** wait_lock: a ticket spinlock (FIFO, as the kernel's queued raw spinlock), and who holds it. */
+    private final AtomicInteger waitLockNext = new AtomicInteger();
+    private final AtomicInteger waitLockServing = new AtomicInteger();
     private final AtomicInteger waitLock = new AtomicInteger(-1);
     /** The wait list, front first; only the wait_lock holder touches it. */
     private final int[] waitList;
@@ -62,15 +66,16 @@ public final class ThreadRwSem {
 
     /** {@code rt[w]}: writer {@code w} is an RT task ({@code rt_task(current)}); no deadline ever passes. */
     public ThreadRwSem(int readers, int writers, boolean[] rt, long spinBudget) {
-        this(readers, writers, rt, spinBudget, false);
+        this(readers, writers, rt, spinBudget, false, false);
     }
 
     /**
-     * As {@link #ThreadRwSem(int, int, boolean[], long)}; with {@code deadlinesPassed} every waiter's
-     * RWSEM_WAIT_TIMEOUT and every reader-spin deadline has passed as soon as it is armed (the
-     * handoff of v5.3+ then starts at a waiter's first failed attempt).
+     * As {@link #ThreadRwSem(int, int, boolean[], long)}; {@code bits}: owner values are v5.3+ task
+     * pointers ({@link RwsemBits#task}), readers' included; with {@code deadlinesPassed} every
+     * waiter's RWSEM_WAIT_TIMEOUT and every reader-spin deadline has passed as soon as it is armed
+     * (the handoff of v5.3+ then starts at a waiter's first failed attempt).
      */
-    public ThreadRwSem(int readers, int writers, boolean[] rt, long spinBudget, boolean deadlinesPassed) {
+    public ThreadRwSem(int readers, int writers, boolean[] rt, long spinBudget, boolean bits, boolean deadlinesPassed) {
         if (rt.length != writers) {
             throw new IllegalArgumentException("one RT flag per writer");
         }
@@ -88,12 +93,12 @@ public final class ThreadRwSem {
         this.handoffSet = new AtomicIntegerArray(n);
         this.rdNonspinnable = new boolean[n];
         this.deadlinesPassed = deadlinesPassed;
+        this.bits = bits;
     }
 
-    /** Owner values are v5.3+ task pointers (readers store theirs too): call before the tasks start. */
-    public ThreadRwSem bitsEncoding() {
-        this.bits = true;
-        return this;
+    /** The task whose waiter is first in the wait list, -1 if it is empty (a racy read: for monitors). */
+    public int firstWaiter() {
+        return waitListLength > 0 ? waitList[0] : -1;
     }
 
     public int tasks() {
@@ -164,34 +169,50 @@ public final class ThreadRwSem {
             return c;
         }
 
+        /** Reports the count step (no other shared access here: the hook belongs to the step). */
+        private void counted(long before, long after) {
+            observer.countChanged(task, before, after);
+        }
+
         @Override
         public long atomicLongAddReturn(long i) {
-            return count.addAndGet(i);
+            long after = count.addAndGet(i);
+            counted(after - i, after);
+            return after;
         }
 
         @Override
         public long atomicLongFetchAdd(long i) {
-            return count.getAndAdd(i);
+            long before = count.getAndAdd(i);
+            counted(before, before + i);
+            return before;
         }
 
         @Override
         public void atomicLongAdd(long i) {
-            count.addAndGet(i);
+            long after = count.addAndGet(i);
+            counted(after - i, after);
         }
 
         @Override
         public long atomicLongCmpxchg(long old, long nw) {
-            return count.compareAndExchange(old, nw);
+            long found = count.compareAndExchange(old, nw);
+            if (found == old) {
+                counted(old, nw);
+            }
+            return found;
         }
 
         @Override
         public void atomicLongOr(long mask) {
-            count.getAndUpdate(c -> c | mask);
+            long before = count.getAndUpdate(c -> c | mask);
+            counted(before, before | mask);
         }
 
         @Override
         public void atomicLongAndnot(long mask) {
-            count.getAndUpdate(c -> c & ~mask);
+            long before = count.getAndUpdate(c -> c & ~mask);
+            counted(before, before & ~mask);
         }
 
         /* ---- sem->owner ---- */
@@ -337,22 +358,31 @@ public final class ThreadRwSem {
         public void rawSpinLockIrq() {
             long before = spins;
             spins = 0;
-            while (!waitLock.compareAndSet(-1, task)) {
+            int ticket = waitLockNext.getAndIncrement();
+            while (waitLockServing.get() != ticket) {
                 waitOnce("for wait_lock");
             }
+            waitLock.set(task);
             spins = before;
         }
 
         @Override
         public boolean rawSpinTrylockIrqsave() {
-            return waitLock.compareAndSet(-1, task);
+            int serving = waitLockServing.get();
+            if (waitLockNext.compareAndSet(serving, serving + 1)) {
+                waitLock.set(task);
+                return true;
+            }
+            return false;
         }
 
         @Override
         public void rawSpinUnlockIrq() {
-            if (!waitLock.compareAndSet(task, -1)) {
+            if (waitLock.get() != task) {
                 throw new IllegalStateException(name + ": releases wait_lock it does not hold");
             }
+            waitLock.set(-1);
+            waitLockServing.incrementAndGet();
         }
 
         /* ---- sem->wait_list (wait_lock held) ---- */
