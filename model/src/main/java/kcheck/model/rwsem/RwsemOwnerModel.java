@@ -6,6 +6,7 @@ import java.util.Set;
 import kcheck.model.FieldSink;
 import kcheck.model.Model;
 import kcheck.model.Params;
+import kcheck.model.Progress;
 import kcheck.model.Property;
 import kcheck.model.StateSink;
 import kcheck.model.StepInfo;
@@ -27,6 +28,12 @@ final class RwsemOwnerModel implements Model {
     private final RwsemDecoder decoder;
     private final TaskSymmetry taskSymmetry;
     private final List<Property> properties;
+    /**
+     * A fair progress property is selected: its step classes are tasks, and a canonical form that renames tasks would
+     * let a cycle of canonical states take "task 1" steps that are another task's (a starved task would look served),
+     * so the model then stores states as they are.
+     */
+    private final boolean fair;
 
     /* per-thread */
     private final RwsemSteps steps;
@@ -42,7 +49,8 @@ final class RwsemOwnerModel implements Model {
         this.taskSymmetry = RwsemSymmetry.tasks(layout);
         this.properties = new RwsemProperties(layout, decoder).build(selected);
         this.steps = new RwsemSteps(layout, monitors, decoder, variant);
-        this.symmetry = new RwsemSymmetry(layout, taskSymmetry);
+        this.fair = properties.stream().anyMatch(p -> p instanceof Progress pr && pr.fair());
+        this.symmetry = new RwsemSymmetry(layout, taskSymmetry, fair);
     }
 
     private RwsemOwnerModel(RwsemOwnerModel m) {
@@ -54,7 +62,8 @@ final class RwsemOwnerModel implements Model {
         this.taskSymmetry = m.taskSymmetry;
         this.properties = m.properties;
         this.steps = new RwsemSteps(layout, monitors, decoder, variant);
-        this.symmetry = new RwsemSymmetry(layout, taskSymmetry);
+        this.fair = m.fair;
+        this.symmetry = new RwsemSymmetry(layout, taskSymmetry, fair);
     }
 
     /** The packed layout (for tests and the thread-side monitors). */

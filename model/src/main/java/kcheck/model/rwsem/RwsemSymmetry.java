@@ -23,10 +23,14 @@ final class RwsemSymmetry {
     private final long[] best;
     private final long[] cand;
 
-    RwsemSymmetry(RwsemLayout l, TaskSymmetry sym) {
+    /** True when a fair progress property is selected: no canonical form then (see {@link #reductions()}). */
+    private final boolean fair;
+
+    RwsemSymmetry(RwsemLayout l, TaskSymmetry sym, boolean fair) {
         this.l = l;
-        this.sym = sym;
-        this.sortReaders = l.dom.readersAnonymous() && l.nr > 1;
+        this.fair = fair;
+        this.sym = fair ? TaskSymmetry.identity(l.prog) : sym;
+        this.sortReaders = !fair && l.dom.readersAnonymous() && l.nr > 1;
         this.keys = new long[Math.max(1, l.nr)];
         this.taskFields = new Layout.Field[][] {l.qpos, l.woken, l.preempted, l.resched, l.timedOut, l.handoffSet,
             l.rdNonspinnable, l.obsNull, l.missNull, l.missRo};
@@ -40,6 +44,10 @@ final class RwsemSymmetry {
 
     List<String> reductions() {
         List<String> out = new ArrayList<>();
+        if (fair) {
+            out.add("no task symmetry: a fair progress property is selected, and its fairness names tasks (a step class per"
+                    + " task), which a canonical form would rename along a cycle");
+        }
         if (sortReaders) {
             out.add("reader-symmetry: readers run one program and nothing refers to a reader's identity; readers are"
                     + " sorted by (program node, wait-list place), which permutes the wait list consistently");

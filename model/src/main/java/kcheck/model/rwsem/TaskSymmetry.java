@@ -67,6 +67,21 @@ final class TaskSymmetry {
         return new TaskSymmetry(kept.toArray(int[][]::new), maps.toArray(int[][][]::new));
     }
 
+    /** Only the identity (no task is renamed). */
+    static TaskSymmetry identity(TaskProgram[] prog) {
+        int n = prog.length;
+        int[] id = new int[n];
+        int[][] map = new int[n][];
+        for (int t = 0; t < n; t++) {
+            id[t] = t;
+            map[t] = new int[prog[t].op.length];
+            for (int node = 0; node < map[t].length; node++) {
+                map[t][node] = node;
+            }
+        }
+        return new TaskSymmetry(new int[][] {id}, new int[][][] {map});
+    }
+
     boolean trivial() {
         return perms.length == 1;
     }
