@@ -101,8 +101,22 @@ class RwsemV6VerdictTest {
         List<String> cycle = steps(mutant.model(), v.trace(), v.trace().loopStart());
         assertThat(cycle).as("fair: both writers step on the cycle").anyMatch(x -> x.startsWith("writer 0"))
                 .anyMatch(x -> x.startsWith("writer 1"));
+        assertThat(mutant.model().reductions()).as("fairness names tasks: no canonical renaming of them")
+                .anyMatch(x -> x.startsWith("no task symmetry")).noneMatch(x -> x.startsWith("writer-symmetry"));
         RunResult v48 = run("rwsem-owner", "after", params("readers", "1", "writers", "2"), "no-writer-starvation");
         assertThat(v48.property("no-writer-starvation").verdict()).isEqualTo(Verdict.VIOLATED);
+    }
+
+    @Test
+    void onV54ASpinningReaderLeavesTheHandoffWriterAsleepWithNoReaderBiasLeftWhichIsNotTheReaderStreamOf2f06f702925b() {
+        var p = params("readers", "1", "writers", "1");
+        RunResult r = run("rwsem-owner", "v5.4", p, "sleeping-writer-woken", "reader-stream-starvation");
+        PropertyResult asleep = r.property("sleeping-writer-woken");
+        assertThat(asleep.verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(steps(r.model(), asleep.trace(), asleep.trace().loopStart())).allMatch(x -> x.startsWith("reader 0"))
+                .anyMatch(x -> x.contains("rwsem_try_read_lock_unqueued: load count = WAITERS|HANDOFF"));
+        assertThat(r.property("reader-stream-starvation").verdict()).as("one reader cannot keep the reader count up")
+                .isEqualTo(Verdict.HOLDS);
     }
 
     @Test

@@ -76,7 +76,7 @@ final class RwsemLayout {
     /** The same observations for missed-spins, forgotten when the write lock is released. */
     final Layout.Field[] missNull;
     final Layout.Field[] missRo;
-    /** Trylock loads on a lock held by settled readers since the last reset (KERNEL.md's count). */
+    /** Trylock loads on a lock held by settled readers since the last reset (the no-spin-on-readers-k2 count). */
     final Layout.Field k2;
     /** The same without the settled clause. */
     final Layout.Field wastedAll;
@@ -112,7 +112,8 @@ final class RwsemLayout {
         for (TaskProgram p : prog) {
             codeTimeouts |= p.uses(Op.ARM_TIMEOUT);
         }
-        boolean starvation = selected.contains("no-writer-starvation") || selected.contains("sleeping-writer-woken");
+        boolean starvation = selected.contains("no-writer-starvation") || selected.contains("sleeping-writer-woken")
+                || selected.contains("reader-stream-starvation");
         this.timeouts = codeTimeouts || starvation;
         this.eagerTimeouts = starvation;
 

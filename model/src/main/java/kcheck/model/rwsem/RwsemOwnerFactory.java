@@ -20,8 +20,8 @@ import kcheck.model.VariantInfo;
 
 /**
  * {@code rwsem-owner}: the reader-owned state of the rwsem owner field and writer optimistic
- * spinning (kernel/locking/rwsem-xadd.c, v4.7 to v4.8, commit 19c5d690e41697fc). See KERNEL.md
- * section 3 and docs/models/rwsem-owner.md.
+ * spinning (kernel/locking/rwsem-xadd.c, v4.7 to v4.8, commit 19c5d690e41697fc). See
+ * docs/models/rwsem-owner.md.
  */
 public final class RwsemOwnerFactory implements ModelFactory {
     public static final String NAME = "rwsem-owner";
@@ -39,7 +39,7 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .optInProperty("no-spin-on-readers-strict", Kind.PROGRESS, "KNOWN GAP (opt-in): as no-spin-on-readers without the"
                     + " set_reader_owned clause: shows the v4.8 gap of a reader preempted between its count step and its owner"
                     + " store")
-            .property("no-spin-on-readers-k2", Kind.METRIC, "KERNEL.md's count: the spinner's unqueued write-trylock loads of count"
+            .property("no-spin-on-readers-k2", Kind.METRIC, "the counting form: the spinner's unqueued write-trylock loads of count"
                     + " while readers (all settled) and no writer hold the lock; reset when reader holders go 0 -> 1 and when"
                     + " the spinner takes the osq; bound K = 2 (saturates at 3)")
             .property("spin-on-running-writer", Kind.STEP, "whenever rwsem_can_spin_on_owner finds need_resched clear and loads"
@@ -58,9 +58,13 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .optInProperty("sleeping-writer-woken", Kind.PROGRESS, "v5.3+ (opt-in; part of no-writer-starvation): no fair run in"
                     + " which the first waiter, a writer whose RWSEM_WAIT_TIMEOUT has passed, sleeps in schedule() with no"
                     + " wake-up pending forever while the others run (a lasso)")
+            .optInProperty("reader-stream-starvation", Kind.PROGRESS, "v5.3+ (opt-in; part of sleeping-writer-woken, the claim of"
+                    + " 2f06f702925b): no fair run in which the first waiter, a writer whose RWSEM_WAIT_TIMEOUT has passed, sleeps"
+                    + " in schedule() with no wake-up pending while count holds at least one RWSEM_READER_BIAS forever, so that"
+                    + " the reader count never reaches 0 to wake it (a lasso)")
             .property("wasted-spins", Kind.METRIC, "the spinner's unqueued write-trylock loads of count on a lock held by readers"
                     + " only, counted from the readers' 0 -> 1 and the osq take: all of them, and those made once every such"
-                    + " reader made its owner store (KERNEL.md's count); 3 = 3 or more (unbounded)")
+                    + " reader made its owner store (the no-spin-on-readers-k2 count); 3 = 3 or more (unbounded)")
             .property("missed-spins", Kind.METRIC, "per write-lock hold: writers whose rwsem_can_spin_on_owner returned false"
                     + " (need_resched clear) while the holder was a running writer that had not set owner yet, by the owner"
                     + " they loaded (NULL, or a stale READER_OWNED)")

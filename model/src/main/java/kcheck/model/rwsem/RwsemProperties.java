@@ -36,8 +36,10 @@ final class RwsemProperties {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new Exclusion(), new OwnerSound(), new NoSpinOnReaders(false), new NoSpinOnReaders(true),
                 new NoSpinOnReadersK2(), new SpinOnRunningWriter(), new NoSpinOnPreemptedOwner(), new Handoff(),
-                new NoWriterStarvation(false), new NoWriterStarvation(true), new WastedSpins(), new MissedSpins(), Deadlock.standard(),
-                new ReaderOwnedNoWriter(), new NullOwnerNoWriter())) {
+                new NoWriterStarvation("no-writer-starvation", false, false),
+                new NoWriterStarvation("sleeping-writer-woken", true, false),
+                new NoWriterStarvation("reader-stream-starvation", true, true), new WastedSpins(), new MissedSpins(),
+                Deadlock.standard(), new ReaderOwnedNoWriter(), new NullOwnerNoWriter())) {
             if (selected.contains(p.id())) {
                 out.add(p);
             }
@@ -231,11 +233,13 @@ final class RwsemProperties {
     final class NoWriterStarvation extends Progress {
         /** Only cycles in which the writer sleeps throughout, no wake-up pending ({@code sleeping-writer-woken}). */
         private final boolean asleep;
+        /** And the count holds at least one RWSEM_READER_BIAS throughout ({@code reader-stream-starvation}). */
+        private final boolean readerBiased;
 
-        NoWriterStarvation(boolean asleep) {
-            super(asleep ? "sleeping-writer-woken" : "no-writer-starvation",
-                    RwsemOwnerFactory.describe(asleep ? "sleeping-writer-woken" : "no-writer-starvation"));
+        NoWriterStarvation(String id, boolean asleep, boolean readerBiased) {
+            super(id, RwsemOwnerFactory.describe(id));
             this.asleep = asleep;
+            this.readerBiased = readerBiased;
         }
 
         private int starved(long[] s) {
@@ -246,7 +250,15 @@ final class RwsemProperties {
             if (asleep && (l.prog[f].op[l.pc[f].getInt(s)] != Op.SCHEDULE || l.woken[f].getInt(s) == 1)) {
                 return -1;
             }
+            if (readerBiased && readerBiases(s) == 0) {
+                return -1;
+            }
             return f;
+        }
+
+        /** v5.3+: the RWSEM_READER_BIAS units in count (held, or added by a fast path about to fail); xadd: holding readers. */
+        private long readerBiases(long[] s) {
+            return l.dom instanceof RwsemDomain.Bits ? l.count(s) >>> RwsemBits.RWSEM_READER_SHIFT : l.readersHolding(s);
         }
 
         @Override
@@ -280,7 +292,7 @@ final class RwsemProperties {
         }
     }
 
-    /** {@code no-spin-on-readers-k2}: KERNEL.md's count of trylock attempts on a reader-held lock, bound 2. */
+    /** {@code no-spin-on-readers-k2}: the counting form of no-spin-on-readers: trylock attempts on a reader-held lock, bound 2. */
     final class NoSpinOnReadersK2 extends Metric {
         NoSpinOnReadersK2() {
             super("no-spin-on-readers-k2", RwsemOwnerFactory.describe("no-spin-on-readers-k2"));
