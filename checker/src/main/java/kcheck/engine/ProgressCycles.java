@@ -1,5 +1,6 @@
 package kcheck.engine;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -207,43 +208,61 @@ final class ProgressCycles {
     /**
      * Fair non-progress cycles (Emerson-Lei for strong fairness): strongly connected components of
      * the non-progress graph are pruned of every state that owes a class no edge inside its
-     * component takes, until nothing changes; a component left with an edge is a fair cycle. The
-     * lasso goes to the earliest-found state of the earliest such component, then round a cycle
-     * inside it that takes an edge of every class its states owe.
+     * component takes; what is left of a pruned component is split into its own components again
+     * (only that part is searched again), until no component loses a state. A component left with
+     * an edge is a fair cycle. The lasso goes to the earliest-found state of the earliest such
+     * component, then round a cycle inside it that takes an edge of every class its states owe.
      */
     private Lasso findFair(Progress p) {
         int n = (int) store.idBound();
         Graph g = build(p, n);
         BitSet alive = new BitSet(n);
+        int live = 0;
         for (int v = 0; v < n; v++) {
             if (exists(v)) {
                 alive.set(v);
+                live++;
             }
         }
         int[] comp = new int[n];
-        int comps;
-        while (true) {
-            comps = components(g, alive, comp, n);
-            long[] taken = new long[comps];
-            boolean[] cyclic = new boolean[comps];
-            for (int v = alive.nextSetBit(0); v >= 0; v = alive.nextSetBit(v + 1)) {
+        Arrays.fill(comp, -1);
+        Tarjan tarjan = new Tarjan(g, n, alive, comp);
+        ArrayDeque<int[]> work = new ArrayDeque<>();
+        int[] all = new int[live];
+        for (int v = alive.nextSetBit(0), i = 0; v >= 0; v = alive.nextSetBit(v + 1)) {
+            all[i++] = v;
+        }
+        tarjan.split(all, all.length, work);
+        while (!work.isEmpty()) {
+            int[] c = work.pop();
+            int id = comp[c[0]];
+            long taken = 0;
+            boolean cyclic = false;
+            for (int v : c) {
                 for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
                     int x = g.target[e];
-                    if (alive.get(x) && comp[x] == comp[v]) {
-                        taken[comp[v]] |= 1L << g.cls[e];
-                        cyclic[comp[v]] = true;
+                    if (alive.get(x) && comp[x] == id) {
+                        taken |= 1L << g.cls[e];
+                        cyclic = true;
                     }
                 }
             }
-            boolean changed = false;
-            for (int v = alive.nextSetBit(0); v >= 0; v = alive.nextSetBit(v + 1)) {
-                if (!cyclic[comp[v]] || (g.owed[v] & ~taken[comp[v]]) != 0) {
+            if (!cyclic) {
+                for (int v : c) {
                     alive.clear(v);
-                    changed = true;
+                }
+                continue;
+            }
+            int kept = 0;
+            for (int v : c) {
+                if ((g.owed[v] & ~taken) != 0) {
+                    alive.clear(v);
+                } else {
+                    c[kept++] = v;
                 }
             }
-            if (!changed) {
-                break;
+            if (kept < c.length && kept > 0) {
+                tarjan.split(c, kept, work);
             }
         }
         if (alive.isEmpty()) {
@@ -267,69 +286,102 @@ final class ProgressCycles {
         return new Lasso(best, fairCycle(g, best, members, required, n));
     }
 
-    /** Tarjan's SCCs of the graph restricted to {@code alive}; {@code comp[v]} numbers them. */
-    private static int components(Graph g, BitSet alive, int[] comp, int n) {
-        int[] index = new int[n];
-        int[] low = new int[n];
-        BitSet onStack = new BitSet(n);
-        int[] stack = new int[16];
-        int sp = 0;
-        int[] callV = new int[16];
-        int[] callPos = new int[16];
-        int counter = 0;
-        int comps = 0;
-        for (int root = alive.nextSetBit(0); root >= 0; root = alive.nextSetBit(root + 1)) {
-            if (index[root] != 0) {
-                continue;
-            }
-            int top = 0;
-            callV[0] = root;
-            callPos[0] = -1;
-            while (top >= 0) {
-                int v = callV[top];
-                if (callPos[top] < 0) {
-                    index[v] = low[v] = ++counter;
-                    if (sp == stack.length) {
-                        stack = Arrays.copyOf(stack, sp * 2);
-                    }
-                    stack[sp++] = v;
-                    onStack.set(v);
-                    callPos[top] = g.offset[v];
-                }
-                if (callPos[top] < g.offset[v + 1]) {
-                    int x = g.target[callPos[top]++];
-                    if (!alive.get(x)) {
-                        continue;
-                    }
-                    if (index[x] == 0) {
-                        if (++top == callV.length) {
-                            callV = Arrays.copyOf(callV, top * 2);
-                            callPos = Arrays.copyOf(callPos, top * 2);
-                        }
-                        callV[top] = x;
-                        callPos[top] = -1;
-                    } else if (onStack.get(x)) {
-                        low[v] = Math.min(low[v], index[x]);
-                    }
+    /**
+     * Tarjan's strongly connected components of a part of the graph: the given vertices, all alive
+     * and in one component so far ({@code comp} equal), split into components with fresh numbers.
+     * The index arrays are shared and reset after each split, so a split costs the size of its
+     * part, not of the graph.
+     */
+    private static final class Tarjan {
+        private final Graph g;
+        private final BitSet alive;
+        private final int[] comp;
+        private final int[] index;
+        private final int[] low;
+        private final BitSet onStack;
+        private int[] stack = new int[16];
+        private int[] callV = new int[16];
+        private int[] callPos = new int[16];
+        private int next;
+
+        Tarjan(Graph g, int n, BitSet alive, int[] comp) {
+            this.g = g;
+            this.alive = alive;
+            this.comp = comp;
+            this.index = new int[n];
+            this.low = new int[n];
+            this.onStack = new BitSet(n);
+        }
+
+        void split(int[] verts, int len, ArrayDeque<int[]> out) {
+            int old = comp[verts[0]];
+            int counter = 0;
+            int sp = 0;
+            for (int r = 0; r < len; r++) {
+                int root = verts[r];
+                if (index[root] != 0) {
                     continue;
                 }
-                if (low[v] == index[v]) {
-                    int x;
-                    do {
-                        x = stack[--sp];
-                        onStack.clear(x);
-                        comp[x] = comps;
-                    } while (x != v);
-                    comps++;
-                }
-                top--;
-                if (top >= 0) {
-                    int parent = callV[top];
-                    low[parent] = Math.min(low[parent], low[v]);
+                int top = 0;
+                callV[0] = root;
+                callPos[0] = -1;
+                while (top >= 0) {
+                    int v = callV[top];
+                    if (callPos[top] < 0) {
+                        index[v] = low[v] = ++counter;
+                        if (sp == stack.length) {
+                            stack = Arrays.copyOf(stack, sp * 2);
+                        }
+                        stack[sp++] = v;
+                        onStack.set(v);
+                        callPos[top] = g.offset[v];
+                    }
+                    if (callPos[top] < g.offset[v + 1]) {
+                        int x = g.target[callPos[top]++];
+                        if (!alive.get(x) || comp[x] != old) {
+                            continue;
+                        }
+                        if (index[x] == 0) {
+                            if (++top == callV.length) {
+                                callV = Arrays.copyOf(callV, top * 2);
+                                callPos = Arrays.copyOf(callPos, top * 2);
+                            }
+                            callV[top] = x;
+                            callPos[top] = -1;
+                        } else if (onStack.get(x)) {
+                            low[v] = Math.min(low[v], index[x]);
+                        }
+                        continue;
+                    }
+                    if (low[v] == index[v]) {
+                        int id = next++;
+                        int size = 0;
+                        for (int i = sp - 1; ; i--) {
+                            size++;
+                            if (stack[i] == v) {
+                                break;
+                            }
+                        }
+                        int[] members = new int[size];
+                        for (int i = 0; i < size; i++) {
+                            int x = stack[--sp];
+                            onStack.clear(x);
+                            comp[x] = id;
+                            members[i] = x;
+                        }
+                        out.push(members);
+                    }
+                    top--;
+                    if (top >= 0) {
+                        int parent = callV[top];
+                        low[parent] = Math.min(low[parent], low[v]);
+                    }
                 }
             }
+            for (int r = 0; r < len; r++) {
+                index[verts[r]] = 0;
+            }
         }
-        return comps;
     }
 
     /**
