@@ -24,8 +24,9 @@ import kcheck.engine.store.MemoryBudget;
 import kcheck.engine.store.StateStore;
 
 /**
- * The state stores alone: inserting new states (table growth included) and looking up states
- * already present, for 2-word states as the rq-lock model packs them at 4 CPUs.
+ * The state stores alone (exact, fingerprint, compact): inserting new states (table growth
+ * included) and looking up states already present, for 2-word states as the rq-lock model packs
+ * them at 4 CPUs.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -36,7 +37,7 @@ import kcheck.engine.store.StateStore;
 public class StoreBenchmark {
     static final int N = 1 << 20;
 
-    @Param({"exact", "fingerprint"})
+    @Param({"exact", "fingerprint", "compact"})
     public String store;
 
     long[][] states;
@@ -58,8 +59,11 @@ public class StoreBenchmark {
 
     private StateStore create() {
         MemoryBudget b = new MemoryBudget(3L << 30);
-        return store.equals("exact") ? new ExactStore(2, kcheck.engine.Options.DEFAULT_MAX_STATES, b, false)
-                : new FingerprintStore(kcheck.engine.Options.DEFAULT_MAX_STATES, b, false);
+        return switch (store) {
+            case "exact" -> new ExactStore(2, kcheck.engine.Options.DEFAULT_MAX_STATES, b, false);
+            case "compact" -> new kcheck.engine.store.CompactStore(kcheck.engine.Options.DEFAULT_MAX_STATES, b, false, false);
+            default -> new FingerprintStore(kcheck.engine.Options.DEFAULT_MAX_STATES, b, false);
+        };
     }
 
     private long insertAll(StateStore s) {

@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
  * states/s, bytes/state, wall time and workers. Speed is measured here (and by JMH), never by
  * timed unit tests.
  */
-@Command(name = "bench", description = "Benchmark the engine on a fixed set of model runs.")
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the engine on a fixed set of model runs.")
 final class BenchCommand implements Callable<Integer> {
 
     /**
@@ -59,9 +59,12 @@ final class BenchCommand implements Callable<Integer> {
             new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket"), "safety", RQ_SAFETY),
             new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket"), "safety+fifo-entry",
                     concat(RQ_SAFETY, "fifo-entry")),
+            new Entry("rq-lock", "v6.12", Map.of("cpus", "4", "lock", "qspinlock"), "safety", RQ_SAFETY),
             new Entry("cpudl", "after", Map.of("cpus", "4")),
             new Entry("rwsem-owner", "after", Map.of()),
-            new Entry("lb-redo", "before", Map.of()));
+            new Entry("lb-redo", "before", Map.of()),
+            new Entry("lb-redo", "before", Map.of("cpus", "16", "groups", "16", "scenario", "pinned")),
+            new Entry("lb-redo", "v6.12", Map.of("cpus", "6", "groups", "2", "topology", "cluster")));
 
     private static List<String> concat(List<String> a, String b) {
         List<String> out = new ArrayList<>(a);
@@ -85,6 +88,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
+    @Mixin
+    GuardOptions guard = new GuardOptions();
+
     @Option(names = "--jmh", description = "run the JMH micro-benchmarks (state stores, successor generation) instead")
     boolean jmh;
 
@@ -93,6 +99,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        guard.apply();
         if (jmh) {
             org.openjdk.jmh.runner.options.Options o = new org.openjdk.jmh.runner.options.OptionsBuilder()
                     .include(jmhInclude).build();
@@ -137,7 +144,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             Model m = Instances.create(e.model(), e.variant(), vf, null, e.params(), e.properties());
             long t0 = System.nanoTime();
-            RunResult r = vf == null ? Engine.check(m, options) : vf.guard(() -> Engine.check(m, options));
+            RunResult r = vf == null ? Engine.check(m, options) : vf.guard(options.timeLimit(), () -> Engine.check(m, options));
             double wall = (System.nanoTime() - t0) / 1e9;
             ProgressPrinter.done(options.listener());
             RunResult.Stats s = r.stats();
@@ -153,7 +160,10 @@ final class BenchCommand implements Callable<Integer> {
                 o.put("transitions", s.transitions());
                 o.put("statesPerSecond", Math.round(s.statesPerSecond()));
                 o.put("bytesPerState", Math.round(s.bytesPerState() * 10) / 10.0);
-                o.put("linkBytesPerState", s.linkBytesPerState());
+                o.put("linkBytesPerState", Math.round(s.linkBytesPerState() * 10) / 10.0);
+                if (s.diskBytes() > 0) {
+                    o.put("diskBytes", s.diskBytes());
+                }
                 o.put("wallSeconds", Math.round(wall * 1000) / 1000.0);
                 o.put("workers", s.workers());
                 o.put("store", s.store().name().toLowerCase(Locale.ROOT));
@@ -163,9 +173,13 @@ final class BenchCommand implements Callable<Integer> {
                         s.statesPerSecond(), s.bytesPerState(), wall, s.workers(), s.complete() ? "yes" : "no (" + s.limit() + ")");
             }
         }
+        int exit = allComplete ? ExitCodes.OK : ExitCodes.INCOMPLETE;
         if (json) {
-            System.out.println(TraceIO.mapper().writeValueAsString(arr));
+            ObjectNode doc = Json.document("bench", allComplete ? "COMPLETE" : "INCOMPLETE", exit);
+            doc.set("benchmarks", arr);
+            System.out.println(TraceIO.mapper().writeValueAsString(doc));
+            Session.documentPrinted = true;
         }
-        return allComplete ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+        return exit;
     }
 }

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import kcheck.engine.Engine;
 import kcheck.engine.Options;
 import kcheck.engine.PropertyResult;
@@ -26,10 +28,26 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code kcheck check MODEL ...}: explore one model instance and report verdicts, figures, traces. */
-@Command(name = "check", description = "Check the properties of one model variant.")
+@Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Check the properties of one model variant: explore every reachable state (within the limits), "
+            + "print each property's verdict, the figures of the search, each metric's maxima and the timeline of every "
+            + "violation.", "", "Without --property the default selection is checked: every property the variant is expected "
+            + "to satisfy. Opt-in properties (documented false claims, known gaps of the fixed code; 'kcheck list' marks "
+            + "them) are checked only when named; '--property all' checks every property.",
+            "", "Progress goes to stderr: a line rewritten in place on a terminal, a plain line every 10 s otherwise (CI "
+            + "logs). Ctrl-C (SIGINT) or SIGTERM stops the search and prints the verdicts so far, with the traces of the "
+            + "violations found, then exits 3; a second one quits at once."},
+        footer = {"", "Exit codes: 0 every checked property holds; 1 a property is violated; 2 usage or input error; "
+            + "3 a limit was hit, or the run was interrupted, before the search was exhaustive.", "", "Examples:",
+            "  kcheck check rq-lock --variant before --cpus 2 --property fifo-entry",
+            "  kcheck check rq-lock --variant before --cpus 2 --property fifo-entry --format mail",
+            "  kcheck check rq-lock --variant after --param lock=tas --cpus 2 --trace-out t.json",
+            "  kcheck check cpudl --variant-file /tmp/patch/Mine.java --property heap-order",
+            "  kcheck check rwsem-owner --variant after --property wasted-spins --metrics-csv spins.csv"})
 final class CheckCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "MODEL", description = "rq-lock, cpudl, rwsem-owner, lb-redo")
+    @Parameters(index = "0", paramLabel = "MODEL", description = "the model: rq-lock, cpudl, rwsem-owner, lb-redo ('kcheck list' "
+            + "shows their variants, parameters and properties)")
     String model;
 
     @Option(names = "--variant", paramLabel = "V", description = "variant (default after)")
@@ -39,7 +57,8 @@ final class CheckCommand implements Callable<Integer> {
             + "implementing the model's variant contract, compiled in memory (start one with 'kcheck variant new')")
     Path variantFile;
 
-    @Option(names = "--property", paramLabel = "P", description = "property to check (repeatable; default all)")
+    @Option(names = "--property", paramLabel = "P", description = "property to check (repeatable; default: every property "
+            + "that is not opt-in; 'all': every property)")
     List<String> properties = new ArrayList<>();
 
     @Option(names = "--cpus", paramLabel = "N", description = "number of CPUs (same as --param cpus=N)")
@@ -51,48 +70,140 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     SearchOptions search = new SearchOptions();
 
-    @Option(names = "--trace-out", paramLabel = "FILE", description = "write the trace(s) as JSON")
+    @Mixin
+    GuardOptions guard = new GuardOptions();
+
+    @Mixin
+    ClusterOptions clusterOptions = new ClusterOptions();
+
+    @Option(names = "--trace-out", paramLabel = "FILE", description = "write the trace as JSON to FILE (with several traces: "
+            + "the first to FILE, each other one to FILE-PROPERTY.json, all named in the output)")
     Path traceOut;
 
-    @Option(names = "--force", description = "overwrite an existing --trace-out file")
+    @Option(names = "--metrics-csv", paramLabel = "FILE", description = "write each metric's maximum per component as CSV "
+            + "(model, variant, params, metric, component, max, saturated, bound, verdict, complete, witness_steps)")
+    Path metricsCsv;
+
+    @Option(names = "--force", description = "overwrite existing --trace-out / --metrics-csv files")
     boolean force;
 
     @Option(names = "--full-states", description = "include the full state in every step of written traces")
     boolean fullStates;
 
-    @Option(names = "--json", description = "print one JSON document on stdout and nothing else there")
+    @Option(names = "--json", description = "print one JSON document on stdout and nothing else there (same as --format json)")
     boolean json;
 
-    @Option(names = "--quiet", description = "no progress line")
+    @Option(names = "--format", paramLabel = "text|mail|json", description = "output: text (default), mail (a plain-text report "
+            + "of at most 72 columns to paste under a patch: verdicts, each violation's steps one per line, legend, reproduce "
+            + "command with the variant's SHA-256), json")
+    String format = "text";
+
+    @Option(names = "--width", paramLabel = "N", description = "wrap timelines to N columns (default: $COLUMNS, else the "
+            + "terminal's width, else 100)")
+    Integer width;
+
+    @Option(names = "--quiet", description = "no header before the search, no progress")
     boolean quiet;
+
+    @Option(names = "--progress-interval", hidden = true, description = "seconds between progress lines when stderr is not a terminal")
+    double progressInterval = ProgressPrinter.LOG_INTERVAL;
 
     @Override
     public Integer call() throws IOException {
+        guard.apply();
+        String fmt = json ? "json" : format.toLowerCase(java.util.Locale.ROOT);
+        if (!fmt.equals("text") && !fmt.equals("mail") && !fmt.equals("json")) {
+            throw new UsageException("--format must be text, mail or json, got '" + format + "'");
+        }
+        if (json && !format.equals("text") && !format.equals("json")) {
+            throw new UsageException("--json and --format " + format + " exclude each other");
+        }
+        if (width != null && width < kcheck.trace.TimelineRenderer.MIN_WIDTH) {
+            throw new UsageException("--width must be at least " + kcheck.trace.TimelineRenderer.MIN_WIDTH + ", got " + width);
+        }
         Options options = search.toOptions();
+        int nodes = clusterOptions.validate();
+        ClusterSupport cluster = null;
+        if (nodes > 0) {
+            if (variantFile != null) {
+                throw new UsageException("--cluster runs built-in variants only (the workers load the model by name): "
+                        + "--variant-file is checked on one machine");
+            }
+            if (options.strategy() != Strategy.BFS || options.store() == kcheck.engine.StoreMode.DISK) {
+                throw new UsageException("--cluster runs a breadth-first search in each node's RAM: it takes --strategy bfs "
+                        + "and --store exact, fingerprint or compact");
+            }
+            cluster = ClusterSupport.require("--cluster");
+        }
         VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
         Model m = Instances.create(model, variant == null ? "after" : variant, vf, cpus, params, properties);
         List<Path> targets = traceTargets(m);
-        Options run = options.withListener(ProgressPrinter.create(quiet));
-        RunResult r = vf == null ? Engine.check(m, run) : vf.guard(() -> Engine.check(m, run));
+        MetricsCsv.checkTarget(metricsCsv, force);
+        Options run = options.withListener(search.withCheckpointNotes(ProgressPrinter.create(quiet, progressInterval)));
+        int cols = width != null ? width : Terminal.width();
+        if (!quiet) {
+            /* the header before the search: on stdout for text, on stderr when stdout carries a document (json, mail) */
+            PrintStream head = fmt.equals("text") ? System.out : System.err;
+            Report.header(head, m, vf);
+            Report.plan(head, m, run, properties.isEmpty(), fmt.equals("text") ? cols : kcheck.trace.MailRenderer.WIDTH);
+            head.flush();
+        }
+        RunResult r;
+        try {
+            if (cluster != null) {
+                r = cluster.check(m, run, clusterOptions.cluster, nodes);
+            } else {
+                r = vf == null ? Engine.check(m, run) : vf.guard(run.timeLimit(), () -> Engine.check(m, run));
+            }
+        } catch (kcheck.engine.CheckpointException e) {
+            throw new UsageException(e.getMessage());
+        }
         ProgressPrinter.done(run.listener());
+        return vf == null ? report(m, r, run, targets, null, fmt, cols)
+                : VariantFiles.guard(vf, () -> report(m, r, run, targets, vf, fmt, cols));
+    }
+
+    /** Prints the result (text, mail or the --json document), writes the traces; the exit code. */
+    private int report(Model m, RunResult r, Options run, List<Path> targets, VariantFile vf, String fmt, int cols) throws IOException {
+        String interrupted = Interrupts.reason();
         Long seed = run.strategy() == Strategy.RANDOM ? run.seed() : null;
         String label = vf == null ? null : vf.label();
         List<Trace> traces = Report.traces(r, seed, fullStates, label);
         Map<String, Path> written = write(traces, targets);
-        if (json) {
-            System.out.println(TraceIO.mapper().writeValueAsString(Json.results(List.of(r), seed, written, vf)));
+        if (metricsCsv != null) {
+            MetricsCsv.write(metricsCsv, r);
+        }
+        int exit = interrupted != null ? ExitCodes.INCOMPLETE : ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
+        PrintStream out = System.out;
+        if (fmt.equals("json")) {
+            ObjectNode doc = Json.document("check", ExitCodes.outcome(exit), exit);
+            doc.setAll(Json.results(List.of(r), seed, written, vf));
+            out.println(TraceIO.mapper().writeValueAsString(doc));
+            Session.documentPrinted = true;
+        } else if (fmt.equals("mail")) {
+            out.print(MailReport.render(m, r, vf, seed, traces, properties));
         } else {
-            PrintStream out = System.out;
-            Report.header(out, m, vf);
-            Report.search(out, r);
+            if (quiet) {
+                Report.header(out, m, vf);
+                Report.plan(out, r);
+            }
+            Report.figures(out, r);
             Report.verdicts(out, r);
             Report.metrics(out, r);
-            Report.timelines(out, r, seed, !properties.isEmpty(), label);
+            Report.timelines(out, r, seed, !properties.isEmpty(), label, cols);
             for (Map.Entry<String, Path> e : written.entrySet()) {
                 out.println("trace of " + e.getKey() + " written to " + e.getValue());
             }
+            if (metricsCsv != null) {
+                out.println("metrics written to " + metricsCsv);
+            }
         }
-        return ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
+        if (interrupted != null) {
+            System.err.println("kcheck: " + interrupted + ": the search was not exhaustive; the verdicts above are those "
+                    + "found so far");
+            return ExitCodes.INCOMPLETE;
+        }
+        return exit;
     }
 
     /** File names the traces would go to; refused before the search if unwritable or existing without --force. */
@@ -139,8 +250,11 @@ final class CheckCommand implements Callable<Integer> {
         if (targets.isEmpty() || traces.isEmpty()) {
             return out;
         }
+        boolean first = true;
         for (Trace t : traces) {
-            Path p = traces.size() == 1 ? targets.get(0) : named(targets.get(0), t.property());
+            /* the first trace goes to the name asked for (so 'kcheck render FILE' works next), the others beside it */
+            Path p = first ? targets.get(0) : named(targets.get(0), t.property());
+            first = false;
             try {
                 TraceIO.write(t, p);
             } catch (IOException e) {

@@ -10,12 +10,22 @@ public final class ExitCodes {
     public static final int OK = 0;
     /** A property is violated (verify: a verdict differs from the baseline). */
     public static final int VIOLATED = 1;
-    /** Usage or input error. */
+    /** Usage or input error, an error in a variant file's code, or an internal error of kcheck: never a verdict. */
     public static final int USAGE = 2;
     /** A limit was hit before the search was exhaustive. */
     public static final int INCOMPLETE = 3;
 
     private ExitCodes() {
+    }
+
+    /** The --json document's {@code "outcome"} for a check's exit code: HOLDS, VIOLATED, ERROR or INCOMPLETE. */
+    public static String outcome(int exit) {
+        return switch (exit) {
+            case OK -> "HOLDS";
+            case VIOLATED -> "VIOLATED";
+            case INCOMPLETE -> "INCOMPLETE";
+            default -> "ERROR";
+        };
     }
 
     /** 1 if any VIOLATED, else 3 if any INCOMPLETE, else 0. */

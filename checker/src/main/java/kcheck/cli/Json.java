@@ -26,6 +26,22 @@ final class Json {
     private Json() {
     }
 
+    /**
+     * The head of every --json document: {@code {"kcheck": VERSION, "command": ..., "outcome": ...,
+     * "exitCode": N}}; the command's own fields follow.
+     */
+    static ObjectNode document(String command, String outcome, int exitCode) {
+        ObjectNode root = F.objectNode();
+        root.put("kcheck", kcheck.report.BuildInfo.version());
+        if (!kcheck.report.BuildInfo.revision().isEmpty()) {
+            root.put("revision", kcheck.report.BuildInfo.revision());
+        }
+        root.put("command", command);
+        root.put("outcome", outcome);
+        root.put("exitCode", exitCode);
+        return root;
+    }
+
     static ObjectNode results(List<RunResult> runs, Long seed, Map<String, Path> written) {
         return results(runs, seed, written, null);
     }
@@ -78,6 +94,9 @@ final class Json {
         s.reductions().forEach(red::add);
         if (s.strategy() == Strategy.RANDOM) {
             o.put("seed", s.seed());
+        }
+        if (s.diskBytes() > 0) {
+            o.put("diskBytes", s.diskBytes());
         }
         if (s.omission() > 0) {
             o.put("omissionProbability", s.omission());

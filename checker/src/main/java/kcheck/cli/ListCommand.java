@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code kcheck list}: the models, their variants, parameters and properties. */
-@Command(name = "list", description = "List models, variants, parameters and properties.")
+@Command(name = "list", mixinStandardHelpOptions = true, description = "List models, variants, parameters and properties.")
 final class ListCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "print JSON")
@@ -45,10 +45,15 @@ final class ListCommand implements Callable<Integer> {
                 ArrayNode pr = o.putArray("properties");
                 for (PropertyInfo p : f.properties()) {
                     pr.addObject().put("id", p.id()).put("kind", p.kind().name().toLowerCase(java.util.Locale.ROOT))
-                            .put("description", p.description());
+                            .put("description", p.description()).put("optIn", p.optIn());
                 }
+                ArrayNode lim = o.putArray("limits");
+                f.limits().forEach(lim::add);
             }
-            System.out.println(TraceIO.mapper().writeValueAsString(arr));
+            ObjectNode doc = Json.document("list", "OK", ExitCodes.OK);
+            doc.set("models", arr);
+            System.out.println(TraceIO.mapper().writeValueAsString(doc));
+            Session.documentPrinted = true;
             return 0;
         }
         for (ModelFactory f : Models.all()) {
@@ -63,7 +68,14 @@ final class ListCommand implements Callable<Integer> {
             }
             System.out.println("  properties:");
             for (PropertyInfo p : f.properties()) {
-                System.out.printf("    %-26s %-9s %s%n", p.id(), p.kind().name().toLowerCase(java.util.Locale.ROOT), p.description());
+                System.out.printf("    %-26s %-9s %s%s%n", p.id(), p.kind().name().toLowerCase(java.util.Locale.ROOT),
+                        p.optIn() ? "[opt-in: checked only when named] " : "", p.description());
+            }
+            if (!f.limits().isEmpty()) {
+                System.out.println("  limits (what the model assumes of a variant; a variant file that breaks one gets exit 2 naming its line):");
+                for (String l : f.limits()) {
+                    System.out.println("    - " + l);
+                }
             }
             if (f.variantContract() != null) {
                 System.out.println("  your own variant: implement " + f.variantContract().type().getName() + " (start with 'kcheck variant new "

@@ -7,22 +7,35 @@ import java.util.concurrent.Callable;
 
 import kcheck.trace.DotRenderer;
 import kcheck.trace.HtmlRenderer;
+import kcheck.trace.MailRenderer;
 import kcheck.trace.TimelineRenderer;
 import kcheck.trace.Trace;
-import kcheck.trace.TraceIO;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code kcheck render TRACE.json [--format text|html|dot] [-o FILE]}. */
-@Command(name = "render", description = "Render a trace: text timeline, self-contained HTML viewer, or Graphviz DOT.")
+/** {@code kcheck render TRACE.json [--format text|mail|html|dot] [-o FILE]}. */
+@Command(name = "render", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Render a trace (written by 'check --trace-out' or 'verify --trace-dir'): a text timeline (one column "
+            + "per CPU or task, wrapped to --width), a mail (72 columns, one line per step, the reproduce command), a "
+            + "self-contained HTML viewer (step through it; #step=N in the URL selects a step; a lock lane chart where the "
+            + "model describes its locks), or a Graphviz sequence chart (one lane per actor)."},
+        footer = {"", "Examples:", "  kcheck render t.json", "  kcheck render t.json --format mail",
+            "  kcheck render t.json --format html -o t.html     (open t.html#step=10)",
+            "  kcheck render t.json --format dot | dot -Tsvg > t.svg",
+            "  kcheck render corpus:rq-lock-before-fifo-entry --width 80"})
 final class RenderCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "TRACE.json")
-    Path trace;
+    @Parameters(index = "0", paramLabel = "TRACE.json", description = "a trace file, or corpus:NAME for a trace of kcheck's "
+            + "built-in regression corpus (e.g. corpus:rq-lock-before-fifo-entry)")
+    String trace;
 
-    @Option(names = "--format", paramLabel = "text|html|dot", description = "output format (default text)")
+    @Option(names = "--format", paramLabel = "text|mail|html|dot", description = "output format (default text)")
     String format = "text";
+
+    @Option(names = "--width", paramLabel = "N", description = "wrap the text timeline to N columns (default: $COLUMNS, else "
+            + "the terminal's width, else 100)")
+    Integer width;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout")
     Path output;
@@ -32,8 +45,11 @@ final class RenderCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!format.equals("text") && !format.equals("html") && !format.equals("dot")) {
-            throw new UsageException("--format must be text, html or dot, got '" + format + "'");
+        if (!format.equals("text") && !format.equals("mail") && !format.equals("html") && !format.equals("dot")) {
+            throw new UsageException("--format must be text, mail, html or dot, got '" + format + "'");
+        }
+        if (width != null && width < TimelineRenderer.MIN_WIDTH) {
+            throw new UsageException("--width must be at least " + TimelineRenderer.MIN_WIDTH + ", got " + width);
         }
         if (output != null) {
             Path dir = output.toAbsolutePath().getParent();
@@ -44,11 +60,12 @@ final class RenderCommand implements Callable<Integer> {
                 throw new UsageException(output + " exists: pass --force to overwrite it");
             }
         }
-        Trace t = TraceIO.read(trace);
+        Trace t = TraceFiles.read(trace);
         String text = switch (format) {
             case "html" -> HtmlRenderer.render(t);
             case "dot" -> DotRenderer.render(t);
-            default -> TimelineRenderer.render(t);
+            case "mail" -> MailRenderer.render(t);
+            default -> TimelineRenderer.render(t, width != null ? width : Terminal.width());
         };
         if (output == null) {
             System.out.print(text);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import kcheck.engine.MetricResult;
+import kcheck.engine.Options;
 import kcheck.engine.PropertyResult;
 import kcheck.engine.RunResult;
 import kcheck.engine.Verdict;
@@ -31,12 +32,55 @@ final class Report {
         }
     }
 
+    /**
+     * What the search will do, printed before it starts: strategy, store, workers, reductions,
+     * limits, and the properties checked (with the opt-in ones left out of a default selection).
+     */
+    static void plan(PrintStream out, Model m, Options o, boolean defaultSelection, int width) {
+        List<String> red = o.reductions() ? m.reductions() : List.of();
+        StringBuilder b = new StringBuilder();
+        kcheck.trace.Text.para(b, "search: " + o.strategy().name().toLowerCase(Locale.ROOT) + ", "
+                + o.store().name().toLowerCase(Locale.ROOT) + " store, " + o.workers() + " worker" + (o.workers() > 1 ? "s" : "")
+                + ", reductions: " + (red.isEmpty() ? "none" : String.join("; ", red)), width, "", "  ");
+        List<String> limits = new java.util.ArrayList<>();
+        if (o.maxStates() != Options.DEFAULT_MAX_STATES) {
+            limits.add(Format.count(o.maxStates()) + " states");
+        }
+        if (o.timeLimit() != null) {
+            limits.add(kcheck.engine.Durations.format(o.timeLimit()));
+        }
+        limits.add("memory " + Format.bytes(o.memoryBytes()));
+        b.append("limits: ").append(String.join(", ", limits)).append('\n');
+        StringBuilder props = new StringBuilder("properties: ");
+        props.append(String.join(", ", m.properties().stream().map(kcheck.model.Property::id).toList()));
+        if (defaultSelection) {
+            List<String> optIn = kcheck.model.Models.get(m.name()).properties().stream().filter(kcheck.model.PropertyInfo::optIn)
+                    .map(kcheck.model.PropertyInfo::id).toList();
+            if (!optIn.isEmpty()) {
+                props.append(" (opt-in, checked only when named: ").append(String.join(", ", optIn)).append(')');
+            }
+        }
+        kcheck.trace.Text.para(b, props.toString(), width, "", "  ");
+        out.print(b);
+    }
+
     static void search(PrintStream out, RunResult r) {
+        plan(out, r);
+        figures(out, r);
+    }
+
+    /** The search line as the run's statistics report it (for outputs printed after the search only). */
+    static void plan(PrintStream out, RunResult r) {
         RunResult.Stats s = r.stats();
         String reductions = s.reductions().isEmpty() ? "none" : String.join("; ", s.reductions());
         out.println("search: " + s.strategy().name().toLowerCase(Locale.ROOT) + ", "
                 + s.store().name().toLowerCase(Locale.ROOT) + " store, " + s.workers() + " worker"
                 + (s.workers() > 1 ? "s" : "") + ", reductions: " + reductions);
+    }
+
+    /** The figures of a finished search: states, transitions, depth, time, memory; random seed; limits hit. */
+    static void figures(PrintStream out, RunResult r) {
+        RunResult.Stats s = r.stats();
         StringBuilder b = new StringBuilder();
         b.append(Format.count(s.states())).append(" distinct states, ").append(Format.count(s.transitions()))
                 .append(" transitions, depth ").append(s.depth()).append(", ").append(Format.seconds(s.seconds())).append(" s (")
@@ -54,6 +98,9 @@ final class Report {
         }
         if (s.omission() > 0) {
             out.println(String.format(Locale.ROOT, "fingerprints: probability that a state was omitted ~ %.2e", s.omission()));
+        }
+        if (s.diskBytes() > 0) {
+            out.println("disk: " + Format.bytes(s.diskBytes()) + " at the end (trace links, last levels, fingerprint runs)");
         }
         if (!s.complete() && !s.limit().isEmpty()) {
             out.println("NOT EXHAUSTIVE: stopped by " + s.limit());
@@ -89,38 +136,43 @@ final class Report {
             out.println();
             out.println(p.id() + (p.verdict() == Verdict.HOLDS ? " (maximum over all reachable states)"
                     : " (maximum over the states explored)") + ": " + p.description());
-            int best = 0;
+            int cw = 12;
+            int vw = 6;
             for (int c = 0; c < m.max().length; c++) {
-                String v = m.max()[c] == Long.MIN_VALUE ? "-" : Long.toString(m.max()[c]);
+                cw = Math.max(cw, m.components().get(c).length());
+                vw = Math.max(vw, m.format(m.max()[c]).length());
+            }
+            for (int c = 0; c < m.max().length; c++) {
                 String wit = m.witnesses()[c] == null ? "" : "   witness: " + m.witnesses()[c].length() + " steps";
-                out.printf(Locale.ROOT, "  %-12s %6s%s%n", m.components().get(c), v, wit);
-                if (m.max()[c] > m.max()[best]) {
-                    best = c;
-                }
+                out.printf(Locale.ROOT, "  %-" + cw + "s %" + vw + "s%s%n", m.components().get(c), m.format(m.max()[c]), wit);
             }
         }
     }
 
     /** Prints the timeline of every violation, and (if {@code witnesses}) of each metric's overall maximum. */
     static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses) {
-        timelines(out, r, seed, witnesses, null);
+        timelines(out, r, seed, witnesses, null, TimelineRenderer.DEFAULT_WIDTH);
     }
 
-    /** As {@link #timelines(PrintStream, RunResult, Long, boolean)}, the traces naming {@code variantFile} (may be null). */
-    static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses, String variantFile) {
+    /**
+     * As {@link #timelines(PrintStream, RunResult, Long, boolean)}, the traces naming
+     * {@code variantFile} (may be null), wrapped to {@code width}.
+     */
+    static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses, String variantFile, int width) {
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
                 out.println();
                 out.print(TimelineRenderer.render(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, null, seed, false,
-                        p.verdict().name()), variantFile)));
+                        p.verdict().name()), variantFile), width));
             } else if (p.metric() != null && witnesses) {
                 MetricResult m = p.metric();
                 int best = best(m);
                 if (best >= 0 && m.witnesses()[best] != null && m.max()[best] > 0) {
                     out.println();
-                    out.println("witness of the maximum " + p.id() + " (" + m.components().get(best) + " = " + m.max()[best] + "):");
+                    out.println("witness of the maximum " + p.id() + " (" + m.components().get(best) + " = "
+                            + m.format(m.max()[best]) + "):");
                     out.print(TimelineRenderer.render(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, m.witnesses()[best], seed,
-                            false, "WITNESS"), variantFile)));
+                            false, "WITNESS"), variantFile), width));
                 }
             }
         }

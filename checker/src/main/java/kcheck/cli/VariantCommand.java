@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code kcheck variant new MODEL NAME [--from V] [-o DIR]}: start your own variant from a built-in one. */
-@Command(name = "variant", description = "Your own variants: 'variant new' writes a copy of a built-in one to edit.",
+@Command(name = "variant", mixinStandardHelpOptions = true, description = "Your own variants: 'variant new' writes a copy of a built-in one to edit.",
         subcommands = {VariantCommand.New.class})
 final class VariantCommand implements Runnable {
 
@@ -31,7 +31,7 @@ final class VariantCommand implements Runnable {
     }
 
     /** Writes one Java source file: the reference implementation of a variant, renamed. */
-    @Command(name = "new", description = "Write a copy of a built-in variant's reference implementation, renamed to NAME, "
+    @Command(name = "new", mixinStandardHelpOptions = true, description = "Write a copy of a built-in variant's reference implementation, renamed to NAME, "
             + "to edit and check with 'kcheck check MODEL --variant-file FILE'. Never overwrites a file.")
     static final class New implements Callable<Integer> {
 
@@ -45,15 +45,21 @@ final class VariantCommand implements Runnable {
         @Option(names = "--from", paramLabel = "V", description = "the built-in variant to copy (default after)")
         String from = "after";
 
-        @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", description = "directory to write into (default: the current one)")
+        @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", description = "directory to write into, created if missing "
+                + "(default: the current one)")
         Path dir = Path.of("");
 
         @Override
         public Integer call() {
             ModelFactory f = Models.get(model);
             Path d = dir.toAbsolutePath().normalize();
-            if (!Files.isDirectory(d)) {
-                throw new UsageException("-o " + dir + ": directory does not exist");
+            if (Files.exists(d) && !Files.isDirectory(d)) {
+                throw new UsageException("-o " + dir + ": not a directory");
+            }
+            try {
+                Files.createDirectories(d);
+            } catch (IOException e) {
+                throw new UsageException("-o " + dir + ": cannot create the directory (" + e.getMessage() + ")");
             }
             String cls = VariantSource.className(name);
             Path target = d.resolve(cls + ".java");

@@ -25,6 +25,27 @@ final class VariantFiles {
         return VariantFile.load(file, model);
     }
 
+    /** Work that may throw an IOException, run under {@link VariantFile#guard}. */
+    @FunctionalInterface
+    interface IoWork<T> {
+        T run() throws java.io.IOException;
+    }
+
+    /** {@code vf.guard(work)} for work that may throw an IOException (rethrown as it was). */
+    static <T> T guard(VariantFile vf, IoWork<T> work) throws java.io.IOException {
+        try {
+            return vf.guard(() -> {
+                try {
+                    return work.run();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
     /** One line for the output: which file, which content. */
     static String describe(VariantFile vf) {
         return "variant " + vf.variantName() + " of " + vf.model().name() + " from " + vf.path() + " (sha256 " + vf.sha256() + ")";

@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 
 import kcheck.engine.Options;
 import kcheck.gate.Baseline;
+import kcheck.gate.HtmlReport;
 import kcheck.gate.JUnitXml;
 import kcheck.gate.Markdown;
 import kcheck.gate.Verification;
@@ -22,17 +23,27 @@ import kcheck.trace.Trace;
 import kcheck.trace.TraceIO;
 import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code kcheck verify}: run the catalogue in the baseline file, print the verdict table, exit 0
  * only if every verdict equals its baseline.
  */
-@Command(name = "verify", description = "Run the baseline catalogue and compare every verdict with it.")
+@Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run the baseline catalogue (every model, variant, bound and property with its expected verdict, "
+            + "including before-variants and seeded mutants that must stay VIOLATED) and compare every verdict with it: the "
+            + "CI gate. The baseline and the regression corpus are built into kcheck, so verify works from any directory; "
+            + "--baseline runs another file. Nothing is written unless asked (--trace-dir, --junit-xml, --markdown, --html)."},
+        footer = {"", "Exit codes: 0 every verdict as the baseline; 1 a verdict differs; 2 usage or input error; 3 "
+            + "interrupted.", "", "Examples:", "  kcheck verify", "  kcheck verify --quick",
+            "  kcheck verify --junit-xml kcheck.xml --markdown kcheck.md --html kcheck.html --trace-dir traces/",
+            "  kcheck verify --variant-file /tmp/patch/Mine.java"})
 final class VerifyCommand implements Callable<Integer> {
 
-    @Option(names = "--baseline", paramLabel = "FILE", description = "expected verdicts (default kcheck-baseline.json)")
-    Path baseline = Path.of("kcheck-baseline.json");
+    @Option(names = "--baseline", paramLabel = "FILE", description = "expected verdicts (default: the baseline built into this "
+            + "kcheck, the repository's kcheck-baseline.json when it was built)")
+    Path baseline;
 
     @Option(names = "--junit-xml", paramLabel = "FILE", description = "write JUnit XML, one testcase per entry")
     Path junitXml;
@@ -40,9 +51,13 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--markdown", paramLabel = "FILE", description = "write a markdown summary")
     Path markdown;
 
-    @Option(names = "--trace-dir", paramLabel = "DIR", description = "where violation traces go (default target/kcheck-traces; "
-            + "with --variant-file a new directory in the system temp dir)")
+    @Option(names = "--trace-dir", paramLabel = "DIR", description = "write each violation's trace into DIR (created if "
+            + "missing); without it no trace is written")
     Path traceDir;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "write an HTML report: the verdict table and an SVG plot of "
+            + "every metric per component and variant")
+    Path html;
 
     @Option(names = "--variant-file", paramLabel = "FILE.java", description = "verify your own variant (a Java source file, see "
             + "'kcheck variant new'): the baseline entries of its model's --as variant, run on the file's variant, must keep "
@@ -66,9 +81,34 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
+    @Option(names = "--force", description = "overwrite existing files: --junit-xml, --markdown, --html and the traces --corpus writes")
+    boolean force;
+
+    @Mixin
+    GuardOptions guard = new GuardOptions();
+
+    @Option(names = "--shard", paramLabel = "I/N", description = "run only shard I of N (1-based) for a CI matrix: the "
+            + "baseline's searches dealt round-robin, so shards 1..N hold every entry exactly once")
+    String shard;
+
+    @Option(names = "--merge-junit-xml", paramLabel = "FILE", description = "merge the --junit-xml reports of shard runs "
+            + "(repeatable) into the --junit-xml file; runs no search")
+    List<Path> mergeJunit = new ArrayList<>();
+
     @Override
     public Integer call() throws IOException {
-        Baseline b = Baseline.read(baseline);
+        guard.apply();
+        if (!mergeJunit.isEmpty()) {
+            return merge();
+        }
+        Baseline b = baseline == null ? Baseline.builtIn() : Baseline.read(baseline);
+        int[] sh = shard == null ? null : parseShard(shard);
+        if (sh != null) {
+            int all = b.entries().size();
+            b = b.shard(sh[0], sh[1], quick);
+            System.out.println("kcheck verify: shard " + sh[0] + "/" + sh[1] + ": " + b.entries().size() + " of " + all
+                    + " entries");
+        }
         if (variantFile == null && as != null) {
             throw new UsageException("--as applies only with --variant-file");
         }
@@ -82,6 +122,13 @@ final class VerifyCommand implements Callable<Integer> {
         }
         checkWritable(junitXml, "--junit-xml");
         checkWritable(markdown, "--markdown");
+        checkWritable(html, "--html");
+        if (corpus != null && !Files.isDirectory(corpus)) {
+            throw new UsageException("--corpus " + corpus + ": directory does not exist");
+        }
+        if (!force) {
+            refuseOverwrite(b);
+        }
         Options o = Options.defaults().withWorkers(workers != null ? workers : Runtime.getRuntime().availableProcessors())
                 .withListener(ProgressPrinter.create(quiet));
         if (workers != null && (workers < 1 || workers > 256)) {
@@ -91,30 +138,23 @@ final class VerifyCommand implements Callable<Integer> {
             System.out.println("kcheck verify: " + VariantFiles.describe(vf) + ", in place of " + vf.model().name() + "/" + standIn
                     + " (expected verdicts: " + standIn + "'s)");
         }
-        System.out.println("kcheck verify: " + b.entries().size() + " entries from " + baseline
+        System.out.println("kcheck verify: " + b.entries().size() + " entries from " + b.file()
                 + (quick ? " (QUICK bounds: smaller than the baseline's, for pre-commit use)" : ""));
         System.out.printf(Locale.ROOT, "%-12s %-26s %-22s %-24s %-10s %-10s %12s %8s  %s%n", "model", "property", "variant",
                 "params", "verdict", "expected", "states", "seconds", "trace");
         Map<Verification.Row, String> traceFiles = new IdentityHashMap<>();
-        Path traces = traceDir != null ? traceDir : vf != null ? null : Path.of("target", "kcheck-traces");
+        Path traces = traceDir;
         if (traces != null) {
-            Files.createDirectories(traces);
+            try {
+                Files.createDirectories(traces);
+            } catch (IOException e) {
+                throw new UsageException("cannot create --trace-dir " + traces + ": " + e.getMessage());
+            }
         }
-        Path[] tempTraces = {null};
         String label = vf == null ? null : vf.label();
-        if (corpus != null && !Files.isDirectory(corpus)) {
-            throw new UsageException("--corpus " + corpus + ": directory does not exist");
-        }
         Consumer<Verification.Row> each = row -> {
             ProgressPrinter.done(o.listener());
-            Path dir = traces;
-            if (dir == null && row.result().trace() != null) {
-                if (tempTraces[0] == null) {
-                    tempTraces[0] = tempDir();
-                }
-                dir = tempTraces[0];
-            }
-            String file = writeTrace(row, dir, true, label);
+            String file = traces == null ? null : writeTrace(row, traces, true, label);
             if (corpus != null && row.matches() && row.entry().expected() == kcheck.engine.Verdict.VIOLATED
                     && !kcheck.model.Models.get(row.entry().model()).variant(row.entry().variant()).mutant()) {
                 file = writeTrace(row, corpus, false, null);
@@ -136,6 +176,14 @@ final class VerifyCommand implements Callable<Integer> {
         if (markdown != null) {
             Files.writeString(markdown, Markdown.render(rows, traceFiles, quick));
         }
+        if (html != null) {
+            Files.writeString(html, HtmlReport.render(rows, traceFiles, quick, kcheck.report.BuildInfo.label()));
+        }
+        if (Interrupts.reason() != null) {
+            System.out.println("kcheck verify: " + Interrupts.reason() + " after " + rows.size() + " of " + b.entries().size()
+                    + " entries: not every verdict was computed");
+            return ExitCodes.INCOMPLETE;
+        }
         List<String> differ = new ArrayList<>();
         for (Verification.Row r : rows) {
             if (!r.matches()) {
@@ -149,6 +197,52 @@ final class VerifyCommand implements Callable<Integer> {
         System.out.println(differ.size() + " verdict(s) differ from the baseline:");
         differ.forEach(d -> System.out.println("  " + d));
         return ExitCodes.VIOLATED;
+    }
+
+    static int[] parseShard(String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,4})/(\\d{1,4})").matcher(text.trim());
+        if (!m.matches()) {
+            throw new UsageException("--shard must be I/N (e.g. 2/3), got '" + text + "'");
+        }
+        int i = Integer.parseInt(m.group(1));
+        int n = Integer.parseInt(m.group(2));
+        if (n < 1 || i < 1 || i > n) {
+            throw new UsageException("--shard " + text + ": I must be in 1..N and N at least 1");
+        }
+        return new int[] {i, n};
+    }
+
+    private int merge() throws IOException {
+        if (junitXml == null) {
+            throw new UsageException("--merge-junit-xml needs --junit-xml FILE to write the merged report to");
+        }
+        if (shard != null || variantFile != null || corpus != null) {
+            throw new UsageException("--merge-junit-xml runs no search: it does not take --shard, --variant-file or --corpus");
+        }
+        checkWritable(junitXml, "--junit-xml");
+        if (!force && Files.exists(junitXml)) {
+            throw new UsageException(junitXml + " exists: pass --force to overwrite");
+        }
+        for (Path p : mergeJunit) {
+            if (!Files.isRegularFile(p)) {
+                throw new UsageException("--merge-junit-xml " + p + ": no such file");
+            }
+            if (p.toAbsolutePath().normalize().equals(junitXml.toAbsolutePath().normalize())) {
+                throw new UsageException("--merge-junit-xml " + p + " is also the --junit-xml output");
+            }
+        }
+        String merged;
+        try {
+            merged = JUnitXml.merge(mergeJunit);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        Files.writeString(junitXml, merged);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("tests=\"(\\d+)\" failures=\"(\\d+)\"").matcher(merged);
+        m.find();
+        System.out.println("merged " + mergeJunit.size() + " reports into " + junitXml + ": " + m.group(1) + " test cases, "
+                + m.group(2) + " failures");
+        return m.group(2).equals("0") ? ExitCodes.OK : ExitCodes.VIOLATED;
     }
 
     private static String shortParams(Verification.Row r) {
@@ -202,22 +296,38 @@ final class VerifyCommand implements Callable<Integer> {
         return new Baseline(b.file(), entries);
     }
 
-    /** A new directory in the system temp dir for the traces of a variant file's run (nothing goes into the repository). */
-    private static Path tempDir() {
-        try {
-            return Files.createTempDirectory("kcheck-verify-");
-        } catch (IOException e) {
-            throw new UsageException("cannot create a directory for traces in " + System.getProperty("java.io.tmpdir") + ": "
-                    + e.getMessage());
-        }
-    }
-
     private String timeline(Verification.Row row) {
         if (row.result().trace() == null) {
             return row.result().message();
         }
         return TimelineRenderer.render(TraceFactory.of(row.run().model(), row.result(), null, null, false,
                 row.result().verdict().name()));
+    }
+
+    /** Nothing the user saved is overwritten without --force: the report files and the corpus traces, checked before the run. */
+    private void refuseOverwrite(Baseline b) {
+        List<Path> targets = new ArrayList<>();
+        if (junitXml != null) {
+            targets.add(junitXml);
+        }
+        if (markdown != null) {
+            targets.add(markdown);
+        }
+        if (html != null) {
+            targets.add(html);
+        }
+        if (corpus != null) {
+            for (Baseline.Entry e : b.entries()) {
+                if (e.expected() == kcheck.engine.Verdict.VIOLATED && !kcheck.model.Models.get(e.model()).variant(e.variant()).mutant()) {
+                    targets.add(corpus.resolve(e.model() + "-" + e.variant() + "-" + e.property() + ".json"));
+                }
+            }
+        }
+        List<Path> existing = targets.stream().distinct().filter(Files::exists).toList();
+        if (!existing.isEmpty()) {
+            throw new UsageException(existing.get(0) + " exists" + (existing.size() > 1 ? " (and " + (existing.size() - 1)
+                    + " more file" + (existing.size() > 2 ? "s" : "") + " this run would write)" : "") + ": pass --force to overwrite");
+        }
     }
 
     private static void checkWritable(Path p, String option) {

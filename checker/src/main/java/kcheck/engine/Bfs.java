@@ -221,6 +221,19 @@ final class Bfs extends Search {
         void run(Worker wk);
     }
 
+    /** Runs one worker's share; if it fails, the other workers stop at their next block instead of finishing the level. */
+    private void failFast(Job job, Worker wk) {
+        try {
+            job.run(wk);
+        } catch (OutOfMemoryError e) {
+            limit("memory budget");
+            throw e;
+        } catch (RuntimeException | Error e) {
+            stopped = true;
+            throw e;
+        }
+    }
+
     private void runWorkers(ExecutorService threads, Job job) {
         if (threads == null) {
             job.run(pool[0]);
@@ -229,9 +242,9 @@ final class Bfs extends Search {
         List<Future<?>> futures = new ArrayList<>();
         for (int i = 1; i < workers; i++) {
             Worker wk = pool[i];
-            futures.add(threads.submit(() -> job.run(wk)));
+            futures.add(threads.submit(() -> failFast(job, wk)));
         }
-        job.run(pool[0]);
+        failFast(job, pool[0]);
         for (Future<?> f : futures) {
             try {
                 f.get();

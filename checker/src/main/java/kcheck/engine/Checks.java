@@ -162,4 +162,123 @@ final class Checks {
             allSafetyViolated = true;
         }
     }
+
+    /** Writes what was found so far (a checkpoint of the disk search). */
+    synchronized void write(java.io.DataOutputStream out) throws java.io.IOException {
+        writeAll(out, invariantViolations);
+        writeAll(out, stepViolations);
+        writeAll(out, metricViolations);
+        writeOne(out, deadlockViolation);
+        for (int m = 0; m < metrics.length; m++) {
+            for (int c = 0; c < max[m].length; c++) {
+                out.writeLong(max[m][c]);
+                out.writeLong(witness[m][c]);
+                out.writeInt(witnessDepth[m][c]);
+            }
+        }
+        out.writeInt(open);
+        out.writeBoolean(allSafetyViolated);
+    }
+
+    /** Restores what {@link #write} wrote (same model and properties). */
+    synchronized void read(java.io.DataInputStream in) throws java.io.IOException {
+        readAll(in, invariantViolations);
+        readAll(in, stepViolations);
+        readAll(in, metricViolations);
+        deadlockViolation = readOne(in);
+        for (int m = 0; m < metrics.length; m++) {
+            for (int c = 0; c < max[m].length; c++) {
+                max[m][c] = in.readLong();
+                witness[m][c] = in.readLong();
+                witnessDepth[m][c] = in.readInt();
+            }
+        }
+        open = in.readInt();
+        allSafetyViolated = in.readBoolean();
+    }
+
+    private static void writeAll(java.io.DataOutputStream out, Violation[] vs) throws java.io.IOException {
+        out.writeInt(vs.length);
+        for (Violation v : vs) {
+            writeOne(out, v);
+        }
+    }
+
+    private static void writeOne(java.io.DataOutputStream out, Violation v) throws java.io.IOException {
+        out.writeBoolean(v != null);
+        if (v != null) {
+            out.writeLong(v.stateId());
+            out.writeInt(v.ordinal());
+            out.writeInt(v.depth());
+            out.writeUTF(v.message().length() > 20_000 ? v.message().substring(0, 20_000) : v.message());
+        }
+    }
+
+    private static void readAll(java.io.DataInputStream in, Violation[] vs) throws java.io.IOException {
+        if (in.readInt() != vs.length) {
+            throw new java.io.IOException("checkpoint was written for other properties");
+        }
+        for (int i = 0; i < vs.length; i++) {
+            vs[i] = readOne(in);
+        }
+    }
+
+    private static Violation readOne(java.io.DataInputStream in) throws java.io.IOException {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        return new Violation(in.readLong(), in.readInt(), in.readInt(), in.readUTF());
+    }
+
+    /**
+     * Adds what another search of the same model found (a partition of a partitioned search):
+     * the shallower violation of each property (on a tie, the smaller id), the larger maximum of
+     * each metric component (on a tie, the shallower witness).
+     */
+    synchronized void merge(Checks o) {
+        for (int i = 0; i < invariantViolations.length; i++) {
+            invariantViolations[i] = first(invariantViolations[i], o.invariantViolations[i]);
+        }
+        for (int i = 0; i < stepViolations.length; i++) {
+            stepViolations[i] = first(stepViolations[i], o.stepViolations[i]);
+        }
+        for (int i = 0; i < metricViolations.length; i++) {
+            metricViolations[i] = first(metricViolations[i], o.metricViolations[i]);
+        }
+        deadlockViolation = first(deadlockViolation, o.deadlockViolation);
+        for (int m = 0; m < metrics.length; m++) {
+            for (int c = 0; c < max[m].length; c++) {
+                long v = o.max[m][c];
+                if (v > max[m][c] || (v == max[m][c] && v != Long.MIN_VALUE && (o.witnessDepth[m][c] < witnessDepth[m][c]
+                        || (o.witnessDepth[m][c] == witnessDepth[m][c] && o.witness[m][c] < witness[m][c])))) {
+                    max[m][c] = v;
+                    witness[m][c] = o.witness[m][c];
+                    witnessDepth[m][c] = o.witnessDepth[m][c];
+                }
+            }
+        }
+        int violated = 0;
+        for (Violation v : invariantViolations) {
+            violated += v != null ? 1 : 0;
+        }
+        for (Violation v : stepViolations) {
+            violated += v != null ? 1 : 0;
+        }
+        violated += deadlock != null && deadlockViolation != null ? 1 : 0;
+        open = invariants.length + steps.length + (deadlock != null ? 1 : 0) - violated;
+        allSafetyViolated = open == 0 && metrics.length == 0 && progress.length == 0;
+    }
+
+    private static Violation first(Violation a, Violation b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        if (b.depth() != a.depth()) {
+            return b.depth() < a.depth() ? b : a;
+        }
+        return b.stateId() < a.stateId() ? b : a;
+    }
 }

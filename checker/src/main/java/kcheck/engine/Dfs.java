@@ -64,11 +64,12 @@ final class Dfs extends Search {
                 System.arraycopy(top.states.get(k), 0, c.cur, 0, w);
                 Frame f = new Frame();
                 c.frame = f;
-                depth = Math.max(depth, stack.size());
                 c.expand(top.ids.get(k), stack.size() - 1);
                 top.states.set(k, null);
                 if (!f.states.isEmpty()) {
                     stack.add(f);
+                    /* the new frame's states are one step deeper than the state expanded (the root frame is depth 0) */
+                    depth = Math.max(depth, stack.size() - 1);
                 }
                 if (System.nanoTime() > next) {
                     next = System.nanoTime() + 1_000_000_000L;

@@ -29,9 +29,15 @@ public final class Durations {
         }
     }
 
+    /** Longest duration accepted: a deadline further away would overflow the nanosecond clock. */
+    static final Duration MAX = Duration.ofDays(365);
+
     private static Duration positive(Duration d, String text) {
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("bad duration '" + text + "': must be positive");
+        }
+        if (d.compareTo(MAX) > 0) {
+            throw new IllegalArgumentException("bad duration '" + text + "': at most 365 days (8760h)");
         }
         return d;
     }

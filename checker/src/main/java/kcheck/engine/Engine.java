@@ -12,10 +12,15 @@ public final class Engine {
 
     public static RunResult check(Model model, Options options) {
         return switch (options.strategy()) {
-            case BFS -> shortest(model, options, new Bfs(model, options).run());
+            case BFS -> shortest(model, options, options.store() == StoreMode.DISK && !hasProgress(model)
+                    ? new DiskBfs(model, options).run() : new Bfs(model, options).run());
             case DFS -> new Dfs(model, options).run();
             case RANDOM -> new RandomWalk(model, options).run();
         };
+    }
+
+    private static boolean hasProgress(Model m) {
+        return m.properties().stream().anyMatch(p -> p instanceof kcheck.model.Progress);
     }
 
     /**
@@ -28,6 +33,18 @@ public final class Engine {
      * workers or either store.
      */
     private static RunResult shortest(Model model, Options options, RunResult r) {
+        return shortest(r, options, again -> options.store() == StoreMode.DISK
+                /* beyond RAM: search again on disk too, in a directory of its own that is deleted afterwards */
+                ? new DiskBfs(model, again.withStore(StoreMode.DISK).withDisk(Options.Disk.NONE)).run()
+                : new Bfs(model, again).run());
+    }
+
+    /**
+     * As above, with the second search run by {@code again} (given its options: no partial-order
+     * reduction, one worker, as deep as the deepest counterexample): a partitioned search passes its
+     * own, so that the canonical traces come from the same partitions.
+     */
+    public static RunResult shortest(RunResult r, Options options, java.util.function.Function<Options, RunResult> again) {
         int deepest = -1;
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null && p.trace().loopStart() < 0) {
@@ -37,9 +54,9 @@ public final class Engine {
         if (deepest < 0) {
             return r;
         }
-        Options again = options.withPartialOrder(false).withMaxDepth(deepest + 1).withWorkers(1)
+        Options o = options.withPartialOrder(false).withMaxDepth(deepest + 1).withWorkers(1)
                 .withStore(StoreMode.FINGERPRINT).withListener(ProgressListener.NONE).withMaxStates(Options.DEFAULT_MAX_STATES);
-        RunResult a = new Bfs(model, again).run();
+        RunResult a = again.apply(o);
         java.util.List<PropertyResult> out = new java.util.ArrayList<>();
         boolean all = true;
         for (PropertyResult p : r.properties()) {

@@ -39,6 +39,25 @@ abstract class Expander implements StepSink {
     /** States expanded with an ample set of one actor instead of every enabled step. */
     long reduced;
 
+    /**
+     * The disk search's id source and trace-link writer for this worker (null: ids come from the
+     * store and links go to {@link Search#links}).
+     */
+    kcheck.engine.store.IdSource ids;
+    /** The partitioned search's router: takes the successors another partition owns (null: all are local). */
+    Router router;
+
+    /** Routes a successor to the partition that owns it. */
+    interface Router {
+        /** True if {@code s} (hash {@code h}) belongs to another partition and was sent there, from {@code parent} by step {@code ordinal}. */
+        boolean remote(long h, long[] s, long parent, int ordinal);
+    }
+    /**
+     * The store's "new" may be a state stored elsewhere (the disk search's runs, a saturated
+     * table): for the cycle proviso such a successor counts as already visited (conservative).
+     */
+    boolean unsure;
+
     Expander(Search search) {
         this.search = search;
         this.model = search.options.workers() > 1 ? search.model.fork() : search.model;
@@ -132,9 +151,16 @@ abstract class Expander implements StepSink {
                 continue;
             }
             System.arraycopy(batch, k * w, one, 0, w);
+            if (router != null && router.remote(hashes[k], one, id, k)) {
+                present |= unsure;
+                continue;
+            }
             long sid = store.add(one, hashes[k]);
             if (sid >= 0) {
-                if (!search.links.set(sid, id, k)) {
+                if (ids != null) {
+                    sid = ids.add(id, k);
+                    present |= unsure;
+                } else if (!search.links.set(sid, id, k)) {
                     search.limit("memory budget");
                     return false;
                 }

@@ -7,6 +7,19 @@ public interface ProgressListener {
 
     void progress(Progress p);
 
+    /** The disk search wrote a checkpoint into {@code dir} (at {@code states} states, BFS depth {@code depth}), taking {@code seconds}. */
+    default void checkpoint(java.nio.file.Path dir, long states, int depth, double seconds) {
+    }
+
+    /**
+     * Polled by the search as often as its time limit: non-null asks it to stop now, with this
+     * reason, and report what it has (INCOMPLETE, violations found so far keep their traces).
+     * The command line returns non-null after SIGINT or SIGTERM.
+     */
+    default String stopRequested() {
+        return null;
+    }
+
     /** A snapshot: distinct states, transitions, states waiting, current depth, seconds, bytes used. */
     record Progress(long states, long transitions, long queued, int depth, double seconds, long bytes) {
         public double statesPerSecond() {

@@ -75,6 +75,11 @@ final class RandomWalk {
                 limit = "time limit " + Durations.format(options.timeLimit());
                 break;
             }
+            String stop = options.listener().stopRequested();
+            if (stop != null) {
+                limit = stop;
+                break;
+            }
             if (seen.size() >= options.maxStates()) {
                 limit = "state limit " + options.maxStates();
                 break;
@@ -119,7 +124,7 @@ final class RandomWalk {
                 for (int c = 0; c < m.components(); c++) {
                     names.add(m.componentName(c));
                 }
-                mr = new MetricResult(names, max[i], witnesses[i], m.bound());
+                mr = new MetricResult(names, max[i], witnesses[i], m.bound(), m.saturation());
             }
             if (traces[i] != null) {
                 out.add(new PropertyResult(p.id(), p.kind(), p.description(), Verdict.VIOLATED, traces[i].message(), traces[i], mr));
@@ -132,7 +137,7 @@ final class RandomWalk {
         double seconds = (System.nanoTime() - start) / 1e9;
         RunResult.Stats stats = new RunResult.Stats(Strategy.RANDOM, StoreMode.FINGERPRINT, seen.size(), steps, deepest,
                 seconds, seen.bytes(), (double) seen.bytes() / Math.max(1, seen.size()), 0, 1, List.of(), false,
-                limit.isEmpty() ? walks + " walks" : limit, 0, options.seed(), 0, false);
+                limit.isEmpty() ? walks + " walks" : limit, 0, options.seed(), 0, false, 0);
         return new RunResult(model, stats, out);
     }
 

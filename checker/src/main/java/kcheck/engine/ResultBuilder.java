@@ -5,7 +5,6 @@ import java.util.List;
 
 import kcheck.engine.store.ExactStore;
 import kcheck.engine.store.FingerprintStore;
-import kcheck.engine.store.Links;
 import kcheck.model.Metric;
 import kcheck.model.Property;
 
@@ -18,7 +17,7 @@ final class ResultBuilder {
     ResultBuilder(Search s, boolean complete) {
         this.s = s;
         this.complete = complete;
-        this.traces = new TraceRebuilder(s.model, s.options.reductions(), s.initial, s.links);
+        this.traces = new TraceRebuilder(s.model, s.options.reductions(), s.initial, s.traceLinks());
     }
 
     RunResult build() {
@@ -50,7 +49,7 @@ final class ResultBuilder {
     }
 
     private String openMessage() {
-        return complete ? "exhaustive: no violation in " + s.store.size() + " states"
+        return complete ? "exhaustive: no violation in " + s.states() + " states"
                 : "no violation found before the search stopped (" + (s.limitReason.isEmpty() ? "not exhaustive" : s.limitReason) + ")";
     }
 
@@ -95,23 +94,23 @@ final class ResultBuilder {
                         m.id() + " of " + m.componentName(k) + " reaches " + max[k]);
             }
         }
-        MetricResult mr = new MetricResult(names, max, witnesses, m.bound());
+        MetricResult mr = new MetricResult(names, max, witnesses, m.bound(), m.saturation());
         Violation v = c.metricViolations[i];
         if (v != null) {
             TraceRebuilder.Path path = traces.path(v.stateId(), List.of(), null);
             return new PropertyResult(m.id(), m.kind(), m.description(), Verdict.VIOLATED, v.message(),
                     path.toTrace(-1, path.actors.size(), v.message()), mr);
         }
-        String msg = (complete ? "maximum " : "maximum so far ") + mr.overall();
+        String msg = (complete ? "maximum " : "maximum so far ") + mr.format(mr.overall());
         return new PropertyResult(m.id(), m.kind(), m.description(), open(), msg, null, mr);
     }
 
     private PropertyResult progressResult(Property p, int i) {
         ProgressCycles.Lasso l = s.checks.progressLassos[i];
         if (l == null) {
-            boolean ok = complete && s.store.exact();
+            boolean ok = complete && s.exactStore();
             return new PropertyResult(p.id(), p.kind(), p.description(), ok ? Verdict.HOLDS : Verdict.INCOMPLETE,
-                    ok ? "exhaustive: no cycle without progress in " + s.store.size() + " states" : openMessage(), null, null);
+                    ok ? "exhaustive: no cycle without progress in " + s.states() + " states" : openMessage(), null, null);
         }
         int stem = traces.ordinals(l.stem()).size() - 1;
         TraceRebuilder.Path path = traces.path(l.stem(), l.cycle(), null);
@@ -121,14 +120,16 @@ final class ResultBuilder {
     }
 
     private RunResult.Stats stats() {
-        long states = s.store.size();
+        long states = s.states();
         double bps = s.store instanceof ExactStore e ? e.bytesPerState()
-                : (double) s.store.bytes() / Math.max(1, states);
-        double omission = s.store instanceof FingerprintStore ? FingerprintStore.omissionProbability(states, s.transitions) : 0;
+                : (double) s.storeBytes() / Math.max(1, states);
+        double omission = s.exactStore() ? 0 : FingerprintStore.omissionProbability(states, s.transitions);
         List<String> reductions = s.options.reductions() ? s.model.reductions() : List.of();
-        return new RunResult.Stats(s.options.strategy(), s.store.exact() ? StoreMode.EXACT : StoreMode.FINGERPRINT, states,
-                s.transitions, s.depth, s.seconds(), s.store.bytes(), bps, Links.bytesPerState(),
+        StoreMode mode = s.exactStore() ? StoreMode.EXACT : s.options.store() == StoreMode.EXACT ? StoreMode.FINGERPRINT
+                : s.options.store();
+        return new RunResult.Stats(s.options.strategy(), mode, states,
+                s.transitions, s.depth, s.seconds(), s.storeBytes(), bps, s.linkBytesPerState(),
                 Math.max(1, s.options.workers()), reductions, complete, s.limitReason, omission, s.options.seed(),
-                s.ampleStates, false);
+                s.ampleStates, false, s.diskBytes());
     }
 }

@@ -27,11 +27,13 @@ public record RunResult(Model model, Stats stats, List<PropertyResult> propertie
      * @param ampleStates     states expanded with a partial-order ample set (then BFS traces may be
      *                        longer than a shortest one)
      * @param shortestRecheck the counterexamples were searched again without partial-order reduction
+     * @param diskBytes       bytes the search kept on disk at the end ({@link StoreMode#DISK}: trace links, the
+     *                        last levels, the fingerprint runs), else 0
      */
     public record Stats(Strategy strategy, StoreMode store, long states, long transitions, int depth, double seconds,
                         long storeBytes, double bytesPerState, double linkBytesPerState, int workers,
                         List<String> reductions, boolean complete, String limit, double omission, long seed,
-                        long ampleStates, boolean shortestRecheck) {
+                        long ampleStates, boolean shortestRecheck, long diskBytes) {
 
         /**
          * True if this run's counterexamples are shortest ones: BFS without partial-order
@@ -43,7 +45,7 @@ public record RunResult(Model model, Stats stats, List<PropertyResult> propertie
 
         Stats withShortestRecheck() {
             return new Stats(strategy, store, states, transitions, depth, seconds, storeBytes, bytesPerState, linkBytesPerState,
-                    workers, reductions, complete, limit, omission, seed, ampleStates, true);
+                    workers, reductions, complete, limit, omission, seed, ampleStates, true, diskBytes);
         }
 
         public double statesPerSecond() {

@@ -3,9 +3,11 @@ package kcheck.engine;
 import java.util.ArrayList;
 import java.util.List;
 
+import kcheck.engine.store.CompactStore;
 import kcheck.engine.store.ExactStore;
 import kcheck.engine.store.FingerprintStore;
 import kcheck.engine.store.Links;
+import kcheck.engine.store.TraceLinks;
 import kcheck.engine.store.MemoryBudget;
 import kcheck.engine.store.StateStore;
 import kcheck.model.Model;
@@ -20,6 +22,7 @@ abstract class Search {
     final int w;
     final MemoryBudget budget;
     final StateStore store;
+    /** Trace links in RAM, keyed by store ids (null in the disk search, which streams its own). */
     final Links links;
     final Checks checks;
     final long startNanos = System.nanoTime();
@@ -33,14 +36,19 @@ abstract class Search {
     long ampleStates;
 
     Search(Model model, Options options, boolean exact) {
+        this(model, options, b -> exact ? new ExactStore(model.width(), options.maxStates(), b, options.workers() > 1)
+                : options.store() == StoreMode.COMPACT || options.store() == StoreMode.DISK ? new CompactStore(options.maxStates(), b, options.workers() > 1, false)
+                : new FingerprintStore(options.maxStates(), b, options.workers() > 1), true);
+    }
+
+    /** A search with the store {@code stores} makes (given the budget), and trace links in RAM if {@code ramLinks}. */
+    Search(Model model, Options options, java.util.function.Function<MemoryBudget, StateStore> stores, boolean ramLinks) {
         this.model = model;
         this.options = options;
         this.w = model.width();
         this.budget = new MemoryBudget(options.memoryBytes());
-        boolean concurrent = options.workers() > 1;
-        this.store = exact ? new ExactStore(w, options.maxStates(), budget, concurrent)
-                : new FingerprintStore(options.maxStates(), budget, concurrent);
-        this.links = new Links(options.maxStates(), budget);
+        this.store = stores.apply(budget);
+        this.links = ramLinks ? new Links(options.maxStates(), budget) : null;
         this.checks = new Checks(model);
         this.deadlineNanos = options.timeLimit() == null ? Long.MAX_VALUE
                 : startNanos + options.timeLimit().toNanos();
@@ -60,6 +68,11 @@ abstract class Search {
     }
 
     boolean timeUp() {
+        String stop = options.listener().stopRequested();
+        if (stop != null) {
+            limit(stop);
+            return true;
+        }
         if (System.nanoTime() > deadlineNanos) {
             limit("time limit " + Durations.format(options.timeLimit()));
             return true;
@@ -92,12 +105,38 @@ abstract class Search {
         limit(store.fullReason().equals("state limit") ? "state limit " + options.maxStates() : "memory budget");
     }
 
-    long linkBytes() {
-        return store.size() * Links.bytesPerState();
+    /** Distinct states found so far. */
+    long states() {
+        return store.size();
+    }
+
+    /** Where counterexamples are rebuilt from. */
+    TraceLinks traceLinks() {
+        return links;
+    }
+
+    /** Trace-link bytes per state. */
+    double linkBytesPerState() {
+        return Links.bytesPerState();
+    }
+
+    /** Bytes of the visited-state store(s). */
+    long storeBytes() {
+        return store.bytes();
+    }
+
+    /** True if states are kept in full (no omission). */
+    boolean exactStore() {
+        return store.exact();
+    }
+
+    /** Bytes the search keeps on disk (0 for the searches in RAM). */
+    long diskBytes() {
+        return 0;
     }
 
     void report(long queued) {
-        options.listener().progress(new ProgressListener.Progress(store.size(), transitions, queued, depth, seconds(),
+        options.listener().progress(new ProgressListener.Progress(states(), transitions, queued, depth, seconds(),
                 budget.used()));
     }
 

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import kcheck.engine.store.Links;
+import kcheck.engine.store.TraceLinks;
 import kcheck.model.Model;
 
 /**
@@ -17,10 +17,10 @@ final class TraceRebuilder {
     private final Model model;
     private final boolean reductions;
     private final List<long[]> initial;
-    private final Links links;
+    private final TraceLinks links;
     private final int w;
 
-    TraceRebuilder(Model model, boolean reductions, List<long[]> initial, Links links) {
+    TraceRebuilder(Model model, boolean reductions, List<long[]> initial, TraceLinks links) {
         this.model = model.fork();
         this.reductions = reductions;
         this.initial = initial;

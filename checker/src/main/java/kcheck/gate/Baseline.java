@@ -1,18 +1,15 @@
 package kcheck.gate;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import kcheck.engine.Verdict;
+import kcheck.trace.JsonInput;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
 import kcheck.model.Models;
@@ -51,22 +48,65 @@ public record Baseline(Path file, List<Entry> entries) {
         }
     }
 
+    /**
+     * The key of the search an entry belongs to: entries with the same model, variant and
+     * (effective) parameters share one search.
+     */
+    public static String group(Entry e, boolean quickMode) {
+        return e.model() + "|" + e.variant() + "|" + Models.get(e.model()).params(e.effectiveParams(quickMode));
+    }
+
+    /**
+     * Shard {@code i} of {@code n} (1-based) for a CI matrix: the searches (groups of entries
+     * that share one) in baseline order, dealt round-robin, so the shards 1..n together hold every
+     * entry exactly once and no search runs in two shards. Deterministic: the same baseline gives
+     * the same shards.
+     */
+    public Baseline shard(int i, int n, boolean quickMode) {
+        if (n < 1 || i < 1 || i > n) {
+            throw new IllegalArgumentException("shard " + i + "/" + n);
+        }
+        Map<String, Integer> index = new LinkedHashMap<>();
+        List<Entry> out = new ArrayList<>();
+        for (Entry e : entries) {
+            int g = index.computeIfAbsent(group(e, quickMode), k -> index.size());
+            if (g % n == i - 1) {
+                out.add(e);
+            }
+        }
+        return new Baseline(file, out);
+    }
+
+    /** Where the built-in baseline is packed (checker/pom.xml copies the repository's kcheck-baseline.json there). */
+    public static final String RESOURCE = "/kcheck/kcheck-baseline.json";
+
     /** Reads and validates a baseline; {@link ModelInputException} (exit 2) naming the problem. */
     public static Baseline read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new ModelInputException("baseline " + file + " not found");
-        } catch (IOException e) {
-            throw new ModelInputException("cannot read baseline " + file + ": " + e.getMessage());
+        return parse(file, JsonInput.read(file, "baseline " + file, ModelInputException::new));
+    }
+
+    /**
+     * The baseline built into this kcheck (the repository's kcheck-baseline.json at build time),
+     * so that {@code kcheck verify} works from any directory; {@link #file()} names it
+     * {@code kcheck-baseline.json (built in)}.
+     */
+    public static Baseline builtIn() {
+        try (java.io.InputStream in = Baseline.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new ModelInputException("this kcheck has no built-in baseline (resource " + RESOURCE + "): pass --baseline FILE");
+            }
+            return parse(Path.of("kcheck-baseline.json (built in)"), new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new ModelInputException("cannot read the built-in baseline: " + e.getMessage());
         }
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new ModelInputException("baseline " + file + ": malformed JSON at line " + e.getLocation().getLineNr());
-        }
+    }
+
+    /** Parses and validates baseline JSON text (bounded like a file, {@link JsonInput}); {@code file} names it in messages. */
+    public static Baseline parse(Path file, String text) {
+        return parse(file, JsonInput.parse("baseline " + file, text, ModelInputException::new));
+    }
+
+    private static Baseline parse(Path file, JsonNode root) {
         if (root == null || !root.isObject() || !root.path("entries").isArray()) {
             throw new ModelInputException("baseline " + file + ": expected an object with an \"entries\" array");
         }

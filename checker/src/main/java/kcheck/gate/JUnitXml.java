@@ -43,6 +43,68 @@ public final class JUnitXml {
         return b.toString();
     }
 
+    /**
+     * Merges the reports of {@code verify --shard} runs into one: every test case of every
+     * input, in input order, in one suite whose counts and time are the sums. Throws
+     * {@link IllegalArgumentException} naming the file that is not such a report.
+     */
+    public static String merge(List<java.nio.file.Path> reports) {
+        StringBuilder cases = new StringBuilder();
+        long tests = 0;
+        long failures = 0;
+        double time = 0;
+        boolean quick = false;
+        for (java.nio.file.Path p : reports) {
+            org.w3c.dom.Document doc;
+            try {
+                javax.xml.parsers.DocumentBuilderFactory f = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+                f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+                doc = f.newDocumentBuilder().parse(p.toFile());
+            } catch (Exception e) {
+                throw new IllegalArgumentException("cannot read JUnit XML " + p + ": " + e.getMessage());
+            }
+            org.w3c.dom.NodeList suites = doc.getElementsByTagName("testsuite");
+            if (!doc.getDocumentElement().getTagName().equals("testsuites") || suites.getLength() == 0) {
+                throw new IllegalArgumentException(p + " is not a kcheck verify JUnit report (no testsuites/testsuite)");
+            }
+            for (int s = 0; s < suites.getLength(); s++) {
+                org.w3c.dom.Element suite = (org.w3c.dom.Element) suites.item(s);
+                quick |= suite.getAttribute("name").contains("quick");
+                try {
+                    time += Double.parseDouble(suite.getAttribute("time"));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(p + ": testsuite time '" + suite.getAttribute("time") + "' is not a number");
+                }
+                org.w3c.dom.NodeList tc = suite.getElementsByTagName("testcase");
+                for (int k = 0; k < tc.getLength(); k++) {
+                    org.w3c.dom.Element c = (org.w3c.dom.Element) tc.item(k);
+                    tests++;
+                    cases.append("    <testcase classname=\"").append(esc(c.getAttribute("classname"))).append("\" name=\"")
+                            .append(esc(c.getAttribute("name"))).append("\" time=\"").append(esc(c.getAttribute("time")))
+                            .append("\">\n");
+                    org.w3c.dom.NodeList fl = c.getElementsByTagName("failure");
+                    for (int j = 0; j < fl.getLength(); j++) {
+                        org.w3c.dom.Element fe = (org.w3c.dom.Element) fl.item(j);
+                        failures++;
+                        cases.append("      <failure message=\"").append(esc(fe.getAttribute("message")))
+                                .append("\" type=\"").append(esc(fe.getAttribute("type"))).append("\">")
+                                .append(esc(fe.getTextContent())).append("</failure>\n");
+                    }
+                    org.w3c.dom.NodeList so = c.getElementsByTagName("system-out");
+                    for (int j = 0; j < so.getLength(); j++) {
+                        cases.append("      <system-out>").append(esc(so.item(j).getTextContent())).append("</system-out>\n");
+                    }
+                    cases.append("    </testcase>\n");
+                }
+            }
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<testsuites name=\"kcheck verify\" tests=\"" + tests + "\" failures=\"" + failures + "\" errors=\"0\">\n"
+                + "  <testsuite name=\"kcheck" + (quick ? " (quick bounds)" : "") + "\" tests=\"" + tests + "\" failures=\""
+                + failures + "\" errors=\"0\" skipped=\"0\" time=\"" + String.format(Locale.ROOT, "%.3f", time) + "\">\n"
+                + cases + "  </testsuite>\n</testsuites>\n";
+    }
+
     static String params(Verification.Row r) {
         StringBuilder b = new StringBuilder("[");
         r.params().forEach((k, v) -> b.append(b.length() == 1 ? "" : " ").append(k).append('=').append(v));

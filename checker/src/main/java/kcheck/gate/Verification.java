@@ -46,11 +46,14 @@ public final class Verification {
     public static List<Row> run(Baseline baseline, boolean quick, Options options, Consumer<Row> each, Instances instances) {
         Map<String, List<Baseline.Entry>> groups = new LinkedHashMap<>();
         for (Baseline.Entry e : baseline.entries()) {
-            String key = e.model() + "|" + e.variant() + "|" + Models.get(e.model()).params(e.effectiveParams(quick));
+            String key = Baseline.group(e, quick);
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(e);
         }
         List<Row> rows = new ArrayList<>();
         for (List<Baseline.Entry> group : groups.values()) {
+            if (options.listener().stopRequested() != null) {
+                break;
+            }
             Baseline.Entry first = group.get(0);
             ModelFactory f = Models.get(first.model());
             java.util.Set<String> props = new java.util.LinkedHashSet<>();

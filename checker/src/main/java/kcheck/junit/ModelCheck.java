@@ -18,6 +18,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * void fairPatchIsFifo(RunResult result) {
  *     assertThat(result).holds();
  * }
+ *
+ * &#64;ModelCheck(model = "rq-lock", variantFile = "src/test/variants/MyFix.java", cpus = 3)
+ * void myPatchKeepsEveryProperty(RunResult result) {
+ *     assertThat(result).holds();
+ * }
  * </pre>
  */
 @Documented
@@ -29,8 +34,16 @@ public @interface ModelCheck {
     /** Model name, e.g. {@code cpudl}. */
     String model();
 
-    /** Variant name (default {@code after}). */
+    /** Variant name (default {@code after}); ignored with {@link #variantFile()}. */
     String variant() default "after";
+
+    /**
+     * Your own variant: a Java source file implementing the model's variant contract (start one
+     * with {@code kcheck variant new MODEL NAME}), compiled in memory and checked exactly like a
+     * built-in variant. A relative path is resolved against the working directory (under Maven
+     * Surefire: the module's directory), e.g. {@code "src/test/variants/MyFix.java"}. Empty: none.
+     */
+    String variantFile() default "";
 
     /** Number of CPUs ({@code --cpus}); 0 keeps the model's default. */
     int cpus() default 0;

@@ -1,5 +1,6 @@
 package kcheck.junit;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,8 @@ import kcheck.engine.Engine;
 import kcheck.engine.Options;
 import kcheck.engine.RunResult;
 import kcheck.model.Model;
+import kcheck.model.Models;
+import kcheck.variantfile.VariantFile;
 
 /** Runs the check a {@link ModelCheck} method describes (once per method) and injects its result. */
 public final class ModelCheckExtension implements ParameterResolver {
@@ -45,7 +48,8 @@ public final class ModelCheckExtension implements ParameterResolver {
             }
             params.put(kv.substring(0, eq), kv.substring(eq + 1));
         }
-        Model m = Instances.create(mc.model(), mc.variant(), mc.cpus() > 0 ? mc.cpus() : null, params, List.of(mc.properties()));
+        VariantFile vf = mc.variantFile().isEmpty() ? null : VariantFile.load(Path.of(mc.variantFile()), Models.get(mc.model()));
+        Model m = Instances.create(mc.model(), mc.variant(), vf, mc.cpus() > 0 ? mc.cpus() : null, params, List.of(mc.properties()));
         Options o = Options.defaults().withWorkers(mc.workers() > 0 ? mc.workers() : Runtime.getRuntime().availableProcessors());
         if (mc.maxStates() > 0) {
             o = o.withMaxStates(mc.maxStates());
@@ -53,6 +57,7 @@ public final class ModelCheckExtension implements ParameterResolver {
         if (!mc.timeLimit().isEmpty()) {
             o = o.withTimeLimit(Durations.parse(mc.timeLimit()));
         }
-        return Engine.check(m, o);
+        Options run = o;
+        return vf == null ? Engine.check(m, run) : vf.guard(run.timeLimit(), () -> Engine.check(m, run));
     }
 }

@@ -8,6 +8,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import kcheck.engine.Engine;
+import kcheck.engine.Options;
+import kcheck.engine.PropertyResult;
+import kcheck.engine.RunResult;
+import kcheck.engine.Verdict;
 import kcheck.model.Deadlock;
 import kcheck.model.Invariant;
 import kcheck.model.Metric;
@@ -22,9 +27,11 @@ import kcheck.trace.Trace;
 
 /**
  * Re-executes a trace on a model variant, step by step, matching each step by actor and label.
- * On the variant that produced it, a counterexample must reproduce its violation; on the
- * patched variant it must be refused (a step is not possible there, or the run completes without
- * violating): that pair is the regression proof of a patch.
+ * On the variant that produced it, a counterexample must reproduce its violation (else the trace
+ * is stale or edited). On the patched variant it may be refused (a step is not possible there, or
+ * the run completes without violating): that is a fact about one run. The regression proof of a
+ * patch is that refusal plus an exhaustive check of the property on the patched variant at the
+ * trace's bounds ({@link #prove}).
  */
 public final class Replay {
     private Replay() {
@@ -191,14 +198,102 @@ public final class Replay {
         return true;
     }
 
-    /** One sentence for the record: the regression proof, or why there is none. */
-    public static String proof(Trace t, Outcome own, Outcome other) {
-        String what = "the " + t.property() + " counterexample of " + t.model() + "/" + t.variant();
-        if (own.reproduced() && !other.reproduced()) {
-            return "Regression proof: " + what + " reproduces on " + own.variant() + " and is refused by " + other.variant()
-                    + (other.divergedAt() > 0 ? " at step " + other.divergedAt() : "") + ".";
+    /** True if {@code variant} (null: the trace's own) is the variant the trace was recorded on. */
+    public static boolean isOwn(Trace t, String variant) {
+        return variant == null || variant.equals(t.variant());
+    }
+
+    /** True if the trace's own variant is a built-in one (so it can be replayed there without a file). */
+    public static boolean ownIsBuiltIn(Trace t) {
+        return t.variantFile() == null && factory(t).variants().stream().anyMatch(v -> v.name().equals(t.variant()));
+    }
+
+    /**
+     * The one line for a trace that does not replay on its own variant: the corpus (or the file)
+     * is stale, or the trace was edited. Names the first step that diverges.
+     */
+    public static String stale(String where, Trace t, Outcome own) {
+        return where + ": trace does not replay on its own variant " + t.variant() + ": stale or edited ("
+                + (own.divergedAt() > 0 ? "first diverging step: " : "") + own.detail() + ")";
+    }
+
+    /** What a refusal on another variant shows: a fact about this one trace, not about the variant. */
+    public static String refusedFact(Trace t, Outcome other) {
+        return "This one trace is refused by " + other.variant() + (other.divergedAt() > 0 ? " at step " + other.divergedAt() : "")
+                + ": a fact about this run only. It does not show that " + other.variant() + " excludes every " + t.property()
+                + " violation; the regression proof is an exhaustive check of " + t.property() + " on " + other.variant()
+                + " at the trace's bounds (" + bounds(t) + ").";
+    }
+
+    /** The trace's parameters, as {@code k=v k=v}. */
+    public static String bounds(Trace t) {
+        StringBuilder b = new StringBuilder();
+        if (t.params() != null) {
+            t.params().forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
         }
-        return "No regression proof: " + what + (own.reproduced() ? " reproduces" : " does not reproduce") + " on "
-                + own.variant() + " and " + (other.reproduced() ? "still violates" : "is refused") + " on " + other.variant() + ".";
+        return b.length() == 0 ? "defaults" : b.toString();
+    }
+
+    /** {@code --param k=v ...} for the trace's parameters (empty if none). */
+    public static String paramOptions(Trace t) {
+        StringBuilder b = new StringBuilder();
+        if (t.params() != null) {
+            t.params().forEach((k, v) -> b.append(" --param ").append(k).append('=').append(v));
+        }
+        return b.toString();
+    }
+
+    /**
+     * The regression proof of a fix, on the record: the trace reproduces on its own variant
+     * ({@code own}), is refused by the other ({@code other}), and the other variant holds the
+     * trace's property exhaustively at the trace's bounds ({@code check}: that property only).
+     */
+    public record Proof(Trace trace, Outcome own, Outcome other, RunResult check) {
+        /** The exhaustive verdict of the property on the other variant (null if not checked). */
+        public PropertyResult result() {
+            return check == null ? null : check.property(trace.property());
+        }
+
+        /** Everything the proof needs holds. */
+        public boolean proven() {
+            return (own == null || own.reproduced()) && !other.reproduced() && result() != null && result().verdict() == Verdict.HOLDS;
+        }
+
+        /** One sentence: the proof, or exactly why there is none. */
+        public String sentence() {
+            String what = "the " + trace.property() + " counterexample of " + trace.model() + "/" + trace.variant();
+            String ownPart = own == null ? "" : " reproduces on " + own.variant() + ",";
+            if (other.reproduced()) {
+                return "No regression proof: " + what + ownPart + " and still violates on " + other.variant() + ".";
+            }
+            String refused = " is refused by " + other.variant() + (other.divergedAt() > 0 ? " at step " + other.divergedAt() : "");
+            PropertyResult r = result();
+            if (r == null) {
+                return "No regression proof yet: " + what + ownPart + refused + ", but " + trace.property() + " was not checked on "
+                        + other.variant() + ".";
+            }
+            String at = " at the trace's bounds (" + bounds(trace) + ", " + String.format(java.util.Locale.ROOT, "%,d", check.stats().states())
+                    + " states)";
+            return switch (r.verdict()) {
+                case HOLDS -> "Regression proof: " + what + ownPart + refused + ", and " + trace.property() + " HOLDS on "
+                        + other.variant() + " exhaustively" + at + ".";
+                case VIOLATED -> "No regression proof: " + what + ownPart + refused + ", but " + trace.property() + " is VIOLATED on "
+                        + other.variant() + at + " by another run" + (r.trace() != null ? " (" + r.trace().length() + " steps)" : "") + ":";
+                default -> "No regression proof: " + what + ownPart + refused + ", but the check of " + trace.property() + " on "
+                        + other.variant() + at + " is INCOMPLETE (" + check.stats().limit() + ").";
+            };
+        }
+    }
+
+    /**
+     * Replays {@code t} on its own variant (if built in; else {@code own} is null), on
+     * {@code other} (built for the trace's parameters and property), and if refused there checks
+     * the property on {@code other} exhaustively with {@code options}.
+     */
+    public static Proof prove(Trace t, Model other, Options options) {
+        Outcome own = ownIsBuiltIn(t) ? run(t, null) : null;
+        Outcome o = runOn(t, other);
+        RunResult check = o.reproduced() || (own != null && !own.reproduced()) ? null : Engine.check(other, options);
+        return new Proof(t, own, o, check);
     }
 }

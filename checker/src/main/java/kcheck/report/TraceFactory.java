@@ -10,8 +10,11 @@ import kcheck.engine.PropertyResult;
 import kcheck.engine.RawTrace;
 import kcheck.model.FieldSink;
 import kcheck.model.Model;
+import kcheck.model.ModelFactory;
+import kcheck.model.Models;
 import kcheck.model.StepInfo;
 import kcheck.trace.Trace;
+import kcheck.variantfile.VariantSource;
 
 /** Turns an engine path ({@link RawTrace}) into a {@link Trace}: decoded fields, labels, kernel functions. */
 public final class TraceFactory {
@@ -51,12 +54,28 @@ public final class TraceFactory {
             }
             StepInfo info = model.describe(t.actors()[i], t.actions()[i]);
             steps.add(new Trace.Step(i + 1, t.actors()[i], info.label(), info.kernelFunction(), changes,
-                    fullStates ? now : null));
+                    fullStates ? now : null, locks(model, t.states().get(i + 1))));
             prev = cur;
         }
+        ModelFactory f = factory(model.name());
+        List<String> legend = f == null || f.legend().isEmpty() ? null : List.copyOf(f.legend());
+        String sha = f == null ? null : VariantSource.sha256(f, model.variant());
         return new Trace(Trace.FORMAT, model.name(), model.variant(), new LinkedHashMap<>(model.params().asMap()), r.id(),
                 r.kind().name().toLowerCase(java.util.Locale.ROOT), verdict, t.message(), seed, model.actors(), initial, steps,
-                t.loopStart() >= 0 ? t.loopStart() : null, t.violationStep(), t.before() >= 0 ? t.before() : null, null);
+                t.loopStart() >= 0 ? t.loopStart() : null, t.violationStep(), t.before() >= 0 ? t.before() : null, null,
+                legend, locks(model, t.states().get(0)), sha, BuildInfo.label());
+    }
+
+    /** Who holds and who waits for each lock of {@code state}, or null if the model does not say. */
+    static List<Trace.Lock> locks(Model model, long[] state) {
+        List<Trace.Lock> out = new ArrayList<>();
+        model.locks(state, (name, holders, waiters, ordered) -> out.add(new Trace.Lock(name,
+                java.util.Arrays.stream(holders).boxed().toList(), java.util.Arrays.stream(waiters).boxed().toList(), ordered)));
+        return out.isEmpty() ? null : out;
+    }
+
+    private static ModelFactory factory(String name) {
+        return Models.all().stream().filter(x -> x.name().equals(name)).findFirst().orElse(null);
     }
 
     /** {@code t} recording the variant file it was produced on ({@code "path (sha256 HEX)"}; null: none). */
@@ -64,8 +83,9 @@ public final class TraceFactory {
         if (variantFile == null) {
             return t;
         }
-        return new Trace(t.format(), t.model(), t.variant(), t.params(), t.property(), t.kind(), t.verdict(), t.message(), t.seed(),
-                t.actors(), t.initial(), t.steps(), t.loopStart(), t.violationStep(), t.minimisedFrom(), variantFile);
+        int i = variantFile.lastIndexOf(" (sha256 ");
+        String sha = i >= 0 && variantFile.endsWith(")") ? variantFile.substring(i + 9, variantFile.length() - 1) : null;
+        return t.withVariantFile(variantFile).with(t.legend(), t.initialLocks(), sha, t.kcheck());
     }
 
     private static Map<String, Trace.Field> index(List<Trace.Field> fields) {

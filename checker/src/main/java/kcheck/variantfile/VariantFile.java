@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import kcheck.model.Model;
+import kcheck.model.ModelLimitException;
 import kcheck.model.ModelFactory;
 import kcheck.model.Models;
 import kcheck.model.Params;
@@ -50,9 +51,21 @@ public final class VariantFile {
     private final Constructor<?> constructor;
     private final String variantName;
     private final Set<String> classNames;
+    private final String source;
+    private final Class<?>[] anchors;
+    private final Path given;
+    /** The copy with line probes, compiled on the first failure that needs it (null: not yet or not possible). */
+    private volatile VariantFile probed;
+    private volatile boolean probedTried;
+
+    /** Every variant file loaded in this JVM: the shutdown hook names the file a System.exit came from. */
+    private static final List<VariantFile> LOADED = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private VariantFile(Path path, String shown, String sha256, ModelFactory model, VariantContract<?> contract,
-                        Constructor<?> constructor, String variantName, Set<String> classNames) {
+                        Constructor<?> constructor, String variantName, Set<String> classNames, String source, Class<?>[] anchors) {
+        this.given = path;
+        this.source = source;
+        this.anchors = anchors;
         this.path = path.toAbsolutePath().normalize();
         this.shown = shown;
         this.sha256 = sha256;
@@ -149,7 +162,9 @@ public final class VariantFile {
             throw new VariantFileException("class " + binary + " from " + shown + " cannot be loaded: " + e);
         }
         String name = variantName(cls, model, shown);
-        VariantFile vf = new VariantFile(file, shown, sha, model, contract, ctor, name, loader.names());
+        VariantFile vf = new VariantFile(file, shown, sha, model, contract, ctor, name, loader.names(), source,
+                anchors.toArray(Class<?>[]::new));
+        LOADED.add(vf);
         vf.newInstance();
         return vf;
     }
@@ -227,62 +242,329 @@ public final class VariantFile {
         return path + " (sha256 " + sha256 + ")";
     }
 
-    /** A fresh instance of the variant class. */
+    /** The path as the user gave it (how messages name the file). */
+    public String shown() {
+        return shown;
+    }
+
+    /** A fresh instance of the variant class (its constructor runs inside a {@link Watchdog} section). */
     public Object newInstance() {
+        Watchdog.Section s = Watchdog.current();
+        s.enter(this);
         try {
             return constructor.newInstance();
         } catch (InvocationTargetException e) {
-            throw new VariantFileException("new " + constructor.getDeclaringClass().getSimpleName() + "() in " + shown + " threw "
-                    + describe(e.getCause()));
+            Throwable c = e.getCause();
+            Frame at = frame(c);
+            throw new VariantFileException((at != null ? at.where() : shown + ": new " + constructor.getDeclaringClass().getSimpleName()
+                    + "()") + ": threw " + describe(c) + "; no verdict", List.of(), at);
+        } catch (ExceptionInInitializerError e) {
+            Throwable c = e.getCause() != null ? e.getCause() : e;
+            Frame at = frame(c);
+            throw new VariantFileException((at != null ? at.where() : shown + ": class " + constructor.getDeclaringClass().getSimpleName())
+                    + ": its static initialisation threw " + describe(c) + "; no verdict", List.of(), at);
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new VariantFileException("cannot create " + constructor.getDeclaringClass().getName() + " from " + shown + ": " + e);
+        } finally {
+            s.exit();
         }
     }
 
-    /** Builds the model instance for this variant (a fresh instance of the class each time). */
+    /**
+     * Builds the model instance for this variant (a fresh instance of the class each time),
+     * wrapped so that the {@link Watchdog} sees its calls and failures name the file's line.
+     */
     public Model create(Params params, Set<String> properties) {
-        return guard(() -> contract.create(variantName, newInstance(), params, properties));
+        Watchdog.Section s = Watchdog.current();
+        s.enter(this);
+        Model m;
+        try {
+            m = contract.create(variantName, newInstance(), params, properties);
+        } catch (VariantFileException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+            throw failure(e, () -> {
+                VariantFile p = probed();
+                if (p != null) {
+                    p.contract.create(variantName, p.newInstanceUnguarded(), params, properties);
+                }
+            });
+        } finally {
+            s.exit();
+        }
+        return new GuardedModel(m, this, new java.util.LinkedHashSet<>(properties));
+    }
+
+    /** For the probed re-run: the constructor's own exception passes through unwrapped. */
+    private Object newInstanceUnguarded() {
+        try {
+            return constructor.newInstance();
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
-     * Runs {@code work} (model creation, a search, a replay): a failure of the user's code there
-     * (an exception, an error such as a stack overflow or a package-private access) becomes a
-     * {@link VariantFileException} naming the file and line; anything else passes through.
+     * Runs {@code work} (a search, a replay, trace rebuilding): a failure of the variant's code, or
+     * of the model on what the variant's code did, becomes a {@link VariantFileException} of one
+     * line naming the file, the line and the method ({@code File.java:LINE: in Class.method: ...});
+     * the error is never a verdict. A failure of kcheck's own code passes through (the CLI reports
+     * it as an internal error).
      */
     public <T> T guard(Supplier<T> work) {
         try {
             return work.get();
-        } catch (RuntimeException | LinkageError | StackOverflowError e) {
-            if (e instanceof VariantFileException) {
-                throw e;
+        } catch (VariantFileException e) {
+            throw e;
+        } catch (GuardedModel.StepFailure e) {
+            throw failure(e.getCause(), () -> reRun(e));
+        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+            GuardedModel.StepFailure sf = find(e, GuardedModel.StepFailure.class);
+            if (sf != null) {
+                throw failure(sf.getCause(), () -> reRun(sf));
             }
-            StackTraceElement at = userFrame(e);
-            if (at == null && !(e instanceof LinkageError)) {
-                throw e;
-            }
-            throw new VariantFileException("variant " + variantName + " (" + shown + ") failed while being checked: " + describe(meaningful(e))
-                    + (at == null ? "" : " (at " + at.getFileName() + ":" + at.getLineNumber() + ", in " + simpleName(at.getClassName()) + "."
-                    + at.getMethodName() + ")"));
+            throw failure(e, null);
         }
     }
 
-    private static String simpleName(String binary) {
-        return binary.substring(binary.lastIndexOf('.') + 1);
+    /**
+     * As {@link #guard(Supplier)}, for a search with a time limit (null: none): a call into the
+     * variant's code still running a few seconds past it ends the run INCOMPLETE (the
+     * {@link Watchdog}).
+     */
+    public <T> T guard(java.time.Duration timeLimit, Supplier<T> work) {
+        Watchdog.timeLimit(timeLimit);
+        try {
+            return guard(work);
+        } finally {
+            Watchdog.clearTimeLimit();
+        }
     }
 
-    /** The first frame of the user's classes, searching the innermost cause first. */
-    private StackTraceElement userFrame(Throwable t) {
+    /** Where a variant's code is: the file as given, its line, the class and method. */
+    public record Frame(String file, int line, String method) {
+        /** {@code File.java:LINE: in Class.method}. */
+        public String where() {
+            return file + ":" + line + ": in " + method;
+        }
+    }
+
+    /** True if {@code className} is one of this file's classes (or nested in one). */
+    public boolean owns(String className) {
+        int dollar = className.indexOf('$');
+        return classNames.contains(className) || (dollar > 0 && classNames.contains(className.substring(0, dollar)));
+    }
+
+    /** The innermost frame of this file's classes in {@code stack}, or null. */
+    public Frame frame(StackTraceElement[] stack) {
+        for (StackTraceElement e : stack) {
+            if (owns(e.getClassName())) {
+                return new Frame(shown, e.getLineNumber(), method(e));
+            }
+        }
+        return null;
+    }
+
+    /** {@code Class.method}, {@code new Class()} for a constructor, {@code Class (static initialiser)}. */
+    private static String method(StackTraceElement e) {
+        String cls = simpleName(e.getClassName());
+        return switch (e.getMethodName()) {
+            case "<init>" -> "new " + cls + "()";
+            case "<clinit>" -> cls + " (static initialiser)";
+            default -> cls + "." + e.getMethodName();
+        };
+    }
+
+    /** The innermost frame of this file's classes in {@code t}'s stack (innermost cause first), or null. */
+    Frame frame(Throwable t) {
         List<Throwable> chain = chain(t);
         for (int i = chain.size() - 1; i >= 0; i--) {
-            for (StackTraceElement e : chain.get(i).getStackTrace()) {
-                String c = e.getClassName();
-                int dollar = c.indexOf('$');
-                if (classNames.contains(c) || (dollar > 0 && classNames.contains(c.substring(0, dollar)))) {
-                    return e;
+            Frame f = frame(chain.get(i).getStackTrace());
+            if (f != null) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** The frame of any variant file loaded in this JVM, innermost first (for the shutdown hook). */
+    public static Frame anyFrame(StackTraceElement[] stack) {
+        for (StackTraceElement e : stack) {
+            for (VariantFile vf : LOADED) {
+                if (vf.owns(e.getClassName())) {
+                    return new Frame(vf.shown, e.getLineNumber(), method(e));
                 }
             }
         }
         return null;
+    }
+
+    /** Re-runs {@code failure}'s call on the probed copy of the file, with the same parameters and state. */
+    private void reRun(GuardedModel.StepFailure failure) {
+        VariantFile p = probed();
+        if (p == null || failure.model == null) {
+            return;
+        }
+        Model m = p.contract.create(variantName, p.newInstanceUnguarded(), failure.params(), failure.model.propertyIds());
+        switch (failure.op) {
+            case INITIAL -> m.initial(s -> { });
+            case SUCCESSORS -> m.successors(failure.state.clone(), (a, b, n) -> m.canonicalize(n.clone()));
+            default -> { }
+        }
+    }
+
+    /** The copy of this file with line probes, compiled once (null if it cannot be). */
+    private VariantFile probed() {
+        if (!probedTried) {
+            synchronized (this) {
+                if (!probedTried) {
+                    probedTried = true;
+                    try {
+                        InMemoryCompiler.Instrumented ins = InMemoryCompiler.instrument(source);
+                        if (ins != null) {
+                            InMemoryCompiler.Loader l = InMemoryCompiler.compile(given, shown, ins.source(), false, anchors);
+                            Class<?> cls = Class.forName(className(), false, l);
+                            VariantFile p = new VariantFile(given, shown, sha256, model, contract, cls.getConstructor(), variantName,
+                                    l.names(), ins.source(), anchors);
+                            p.sites = ins.sites();
+                            probed = p;
+                        }
+                    } catch (RuntimeException | ReflectiveOperationException | LinkageError e) {
+                        probed = null;
+                    }
+                }
+            }
+        }
+        return probed;
+    }
+
+    private List<InMemoryCompiler.Site> sites = List.of();
+
+    /**
+     * The one-line error for {@code cause}, thrown by the variant's code or by the model on what it
+     * did. When no frame of the variant is on the stack, {@code reRun} repeats the failing call on
+     * the probed copy to find the variant's last statement before the failure.
+     */
+    private RuntimeException failure(Throwable cause, Runnable reRun) {
+        Throwable c = meaningful(cause);
+        Frame at = frame(c);
+        boolean afterReturn = false;
+        String field = null;
+        if (at == null && reRun != null) {
+            Probed p = probe(reRun, c);
+            if (p != null) {
+                at = p.frame();
+                field = p.field();
+                afterReturn = true;
+            }
+        }
+        String found = field != null ? "the variant's last assignment to " + field + " before the model found it"
+                : "the last line of the variant that ran before the model found it";
+        if (at == null && !thrownByModel(c) && !(c instanceof StackOverflowError) && !(c instanceof LinkageError)) {
+            /* kcheck's own code failed with no frame of the variant: an internal error, which names the file */
+            throw new IllegalStateException("while checking variant file " + shown + " (sha256 " + sha256 + "; a variant whose "
+                    + "steps depend on anything but the state, such as a field it keeps between calls, can cause this): "
+                    + describe(c), c);
+        }
+        String where = at != null ? at.where() : shown + ": variant " + variantName;
+        String what;
+        if (c instanceof ModelLimitException) {
+            what = c.getMessage() + " (a limit of the " + model.name() + " model, not a violation: 'kcheck list' shows its limits"
+                    + (afterReturn ? "; " + found : "") + "); no verdict";
+        } else if (at != null && !afterReturn && !thrownByModel(c)) {
+            what = "threw " + describe(c) + (c instanceof StackOverflowError ? " (endless recursion?)" : "") + "; no verdict";
+        } else {
+            what = "the " + model.name() + " model cannot follow what the variant did: " + describe(c)
+                    + (afterReturn ? " (" + found + ")" : "")
+                    + "; no verdict";
+        }
+        return new VariantFileException(where + ": " + what, List.of(), at);
+    }
+
+    /** A line found by re-running the failing call on the probed copy: the field it assigns, if that is what the model named. */
+    private record Probed(Frame frame, String field) {
+    }
+
+    /**
+     * Re-runs the failing call on the probed copy. If it fails the same way: the variant's last
+     * assignment to a field the model's message names ({@code env.loop}, {@code loop_break} for
+     * loopBreak), else the variant's last statement before the failure; null otherwise.
+     */
+    private Probed probe(Runnable reRun, Throwable original) {
+        Probe.reset();
+        try {
+            reRun.run();
+            return null;
+        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+            Throwable again = meaningful(e);
+            VariantFile p = probed;
+            if (again.getClass() != original.getClass() || p == null) {
+                return null;
+            }
+            java.util.Set<String> named = new java.util.HashSet<>();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*").matcher(String.valueOf(original.getMessage()));
+            while (m.find()) {
+                named.add(normal(m.group()));
+            }
+            int best = -1;
+            long bestAt = 0;
+            for (int i = 0; i < p.sites.size(); i++) {
+                String f = p.sites.get(i).assigns();
+                long at = Probe.ranAt(i);
+                if (f != null && at > bestAt && named.contains(normal(f))) {
+                    best = i;
+                    bestAt = at;
+                }
+            }
+            int site = best >= 0 ? best : Probe.last();
+            if (site < 0 || site >= p.sites.size()) {
+                return null;
+            }
+            InMemoryCompiler.Site s = p.sites.get(site);
+            return new Probed(new Frame(shown, (int) s.line(), s.method()), best >= 0 ? s.assigns() : null);
+        } finally {
+            Probe.reset();
+        }
+    }
+
+    /** loop_break, loopBreak and LOOP_BREAK are one name. */
+    private static String normal(String name) {
+        return name.replace("_", "").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The innermost frame outside the JDK is a model's (kcheck.model...). */
+    private static boolean thrownByModel(Throwable t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            String c = e.getClassName();
+            if (c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.")) {
+                continue;
+            }
+            return c.startsWith("kcheck.model.");
+        }
+        return false;
+    }
+
+    private static <T extends Throwable> T find(Throwable t, Class<T> type) {
+        for (Throwable c : chain(t)) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
+    }
+
+    private static String simpleName(String binary) {
+        String s = binary.substring(binary.lastIndexOf('.') + 1);
+        int dollar = s.indexOf('$');
+        return dollar > 0 && dollar + 1 < s.length() && Character.isJavaIdentifierStart(s.charAt(dollar + 1)) ? s.replace('$', '.') : s;
     }
 
     private static List<Throwable> chain(Throwable t) {
@@ -297,7 +579,8 @@ public final class VariantFile {
     /** Skips wrappers whose message is only their cause's toString (as the engine's worker threads add). */
     private static Throwable meaningful(Throwable t) {
         Throwable c = t;
-        while (c.getCause() != null && (c.getMessage() == null || c.getMessage().equals(c.getCause().toString()))) {
+        while (c.getCause() != null && (c instanceof GuardedModel.StepFailure || c.getMessage() == null
+                || c.getMessage().equals(c.getCause().toString()))) {
             c = c.getCause();
         }
         return c;

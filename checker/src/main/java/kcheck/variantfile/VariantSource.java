@@ -113,6 +113,36 @@ public final class VariantSource {
         return new Copy(cls, cls + ".java", out.toString(), impl);
     }
 
+    private static final java.util.Map<String, java.util.Optional<String>> SHA = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The SHA-256 of the source file of built-in variant {@code variant}'s reference
+     * implementation, as packed into this build (what {@code kcheck variant new} copies); null if
+     * the model takes no variant files, the variant is not built in, or the source is not packed.
+     * A reviewer compares it with the file in the repository at the revision {@code --version} names.
+     */
+    public static String sha256(ModelFactory f, String variant) {
+        return SHA.computeIfAbsent(f.name() + "/" + variant, k -> {
+            try {
+                VariantContract<?> contract = f.variantContract();
+                if (contract == null) {
+                    return java.util.Optional.empty();
+                }
+                Class<?> top = contract.implementationClass(variant);
+                while (top.getEnclosingClass() != null) {
+                    top = top.getEnclosingClass();
+                }
+                String res = RESOURCES + top.getName().replace('.', '/') + ".java";
+                ClassLoader cl = top.getClassLoader() != null ? top.getClassLoader() : VariantSource.class.getClassLoader();
+                try (InputStream in = cl.getResourceAsStream(res)) {
+                    return in == null ? java.util.Optional.empty() : java.util.Optional.of(VariantFile.sha256(in.readAllBytes()));
+                }
+            } catch (RuntimeException | IOException e) {
+                return java.util.Optional.empty();
+            }
+        }).orElse(null);
+    }
+
     /** The packed source of {@code top}. */
     private static String read(Class<?> top, ModelFactory f, String from) {
         String res = RESOURCES + top.getName().replace('.', '/') + ".java";
@@ -310,7 +340,15 @@ public final class VariantSource {
         h.add("  kcheck replay TRACE.json --variant-file " + file + "   (does a counterexample still reproduce?)");
         h.add("  kcheck bench --variant-file " + file);
         h.add("Exit codes: 0 every checked property holds, 1 a property is violated (the trace is printed),");
-        h.add("2 the file does not compile or is not a " + f.name() + " variant, 3 a search limit was hit.");
+        h.add("2 the file does not compile or is not a " + f.name() + " variant, or its code fails, hangs or steps outside");
+        h.add("the model's limits while it is checked (one line names the file, line and method), 3 a search limit was hit.");
+        if (!f.limits().isEmpty()) {
+            h.add("");
+            h.add("Limits of the " + f.name() + " model (what it assumes of a variant; crossing one is exit 2, not a verdict):");
+            for (String l : f.limits()) {
+                h.add("  - " + l);
+            }
+        }
         h.add("");
         h.add("Properties of " + f.name() + ":");
         for (PropertyInfo p : f.properties()) {
@@ -318,7 +356,11 @@ public final class VariantSource {
         }
         StringBuilder b = new StringBuilder("/*\n");
         for (String line : h) {
-            for (String w : wrap(line, 96)) {
+            /* a list item ("  - ...") continues under its text */
+            String hang = line.startsWith("  - ") ? "    " : "";
+            List<String> parts = wrap(line, 96 - hang.length());
+            for (int i = 0; i < parts.size(); i++) {
+                String w = i == 0 ? parts.get(i) : hang + parts.get(i);
                 b.append(w.isEmpty() ? " *" : " * " + w).append('\n');
             }
         }

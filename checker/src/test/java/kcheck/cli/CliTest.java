@@ -117,7 +117,13 @@ class CliTest {
         assertThat(c.exit).isZero();
         assertThat(c.out).contains("rq-lock").contains("fifo-entry").contains("before").contains("after");
         JsonNode j = new ObjectMapper().readTree(Cli.run("list", "--json").out);
-        assertThat(j.isArray()).isTrue();
+        assertThat(j.get("kcheck").asText()).isEqualTo(kcheck.report.BuildInfo.version());
+        assertThat(j.get("models").isArray()).isTrue();
+        for (kcheck.model.ModelFactory f : kcheck.model.Models.all()) {
+            for (String limit : f.limits()) {
+                assertThat(c.out).as("kcheck list prints the limits of " + f.name()).contains(limit);
+            }
+        }
     }
 
     @Test

@@ -81,7 +81,7 @@ class VariantFileCliTest {
         Path file = withDlZeroInsert(newVariant(dir, "cpudl", "mine"));
         Cli c = Cli.run("check", "cpudl", "--variant-file", file.toString(), "--property", "heap-order", "--quiet");
         assertThat(c.exit).as(c.out + c.err).isEqualTo(1);
-        assertThat(c.out).contains("model cpudl, variant mine (cpus=4 depth=4 keys=edge)")
+        assertThat(c.out).contains("model cpudl, variant mine (cpus=4 depth=4 keys=edge hotplug=off capacity=sym)")
                 .contains("variant file: " + file.toAbsolutePath().normalize() + " (sha256 " + sha256(file) + ")")
                 .contains("heap-order    VIOLATED    shortest trace 2 steps")
                 .contains("cpudl_set(cpu=0, dl=2^63)").contains("cpudl_set(cpu=1, dl=2^63+1)")
@@ -183,8 +183,7 @@ class VariantFileCliTest {
         Files.writeString(mine, src);
         int line = List.of(src.split("\n")).indexOf("            throw new IllegalArgumentException(\"boom\");") + 1;
         assertOneLine(Cli.run("check", "cpudl", "--variant-file", mine.toString(), "--quiet"),
-                "variant mine (" + mine + ") failed while being checked: java.lang.IllegalArgumentException: boom (at Mine.java:" + line
-                        + ", in Mine.clear)");
+                mine + ":" + line + ": in Mine.clear: threw java.lang.IllegalArgumentException: boom; no verdict");
     }
 
     @Test
@@ -196,7 +195,15 @@ class VariantFileCliTest {
         assertOneLine(Cli.run("variant", "new", "cpudl", "after", "-o", dir.toString()), "'after' is a built-in cpudl variant");
         assertOneLine(Cli.run("variant", "new", "cpudl", "x", "--from", "nope", "-o", dir.toString()), "unknown variant 'nope'");
         assertOneLine(Cli.run("variant", "new", "cpudl", "cpudl", "-o", dir.toString()), "would hide kcheck.model.cpudl.Cpudl");
-        assertOneLine(Cli.run("variant", "new", "cpudl", "x", "-o", dir.resolve("none").toString()), "directory does not exist");
+        assertOneLine(Cli.run("variant", "new", "cpudl", "x", "-o", mine.toString()), "not a directory");
+    }
+
+    @Test
+    void variantNewCreatesAMissingOutputDirectory(@TempDir Path dir) {
+        Path out = dir.resolve("patch/nested");
+        Cli c = Cli.run("variant", "new", "cpudl", "mine", "-o", out.toString());
+        assertThat(c.exit).as(c.err).isZero();
+        assertThat(out.resolve("Mine.java")).isRegularFile();
     }
 
     @Test
@@ -218,22 +225,26 @@ class VariantFileCliTest {
 
         Cli again = Cli.run("replay", out.toString(), "--variant-file", file.toString());
         assertThat(again.exit).as(again.out + again.err).isEqualTo(1);
-        assertThat(again.out).contains("on variant mine:").contains("REPRODUCED");
+        assertThat(again.out).contains("on variant mine (its own):").contains("REPRODUCED");
         assertOneLine(Cli.run("replay", out.toString()), "replay it with --variant-file FILE");
     }
 
     @Test
-    void replayOfTheCorpusGivesTheRegressionProofForTheCleanCopyAndReproducesOnTheEditedOne(@TempDir Path dir) throws Exception {
+    void replayOfTheCorpusWithProveGivesTheRegressionProofForTheCleanCopyAndReproducesOnTheEditedOne(@TempDir Path dir)
+            throws Exception {
         Path trace = ROOT.resolve("traces/corpus/cpudl-before-heap-order.json");
         Path clean = newVariant(dir, "cpudl", "clean");
-        Cli ok = Cli.run("replay", trace.toString(), "--variant-file", clean.toString());
+        Cli refused = Cli.run("replay", trace.toString(), "--variant-file", clean.toString());
+        assertThat(refused.exit).as(refused.out + refused.err).isEqualTo(3);
+        assertThat(refused.out).contains("REFUSED").contains("This one trace is refused by clean").doesNotContain("Regression proof");
+        Cli ok = Cli.run("replay", trace.toString(), "--variant-file", clean.toString(), "--prove");
         assertThat(ok.exit).as(ok.out + ok.err).isZero();
         assertThat(ok.out).contains("REFUSED").contains("Regression proof: the heap-order counterexample of cpudl/before reproduces "
-                + "on before and is refused by clean.");
+                + "on before, is refused by clean, and heap-order HOLDS on clean exhaustively at the trace's bounds");
         Path mine = withDlZeroInsert(newVariant(dir, "cpudl", "mine"));
         Cli bad = Cli.run("replay", trace.toString(), "--variant-file", mine.toString());
         assertThat(bad.exit).isEqualTo(1);
-        assertThat(bad.out).contains("REPRODUCED").contains("No regression proof");
+        assertThat(bad.out).contains("REPRODUCED").contains("also happens on mine").doesNotContain("Regression proof");
     }
 
     @Test
@@ -243,7 +254,7 @@ class VariantFileCliTest {
                 "--quick", "--quiet", "--trace-dir", dir.resolve("ok").toString());
         assertThat(ok.exit).as(ok.out + ok.err).isZero();
         assertThat(ok.out).contains("variant my-fix of rq-lock from " + fix.toAbsolutePath().normalize() + " (sha256 " + sha256(fix) + ")")
-                .contains("in place of rq-lock/after").contains("all 13 verdicts match the baseline");
+                .contains("in place of rq-lock/after").contains("all 19 verdicts match the baseline");
 
         Path unordered = newVariant(dir, "rq-lock", "unordered", "--from", "mutant-unordered");
         Cli bad = Cli.run("verify", "--variant-file", unordered.toString(), "--baseline",
@@ -259,7 +270,9 @@ class VariantFileCliTest {
         Path clean = newVariant(dir, "cpudl", "clean");
         Cli c = Cli.run("bench", "--variant-file", clean.toString(), "--max-states", "500", "--json", "--quiet");
         assertThat(c.exit).as(c.err).isEqualTo(3);
-        JsonNode b = new ObjectMapper().readTree(c.out).get(0);
+        JsonNode doc = new ObjectMapper().readTree(c.out);
+        assertThat(doc.get("outcome").asText()).isEqualTo("INCOMPLETE");
+        JsonNode b = doc.get("benchmarks").get(0);
         assertThat(b.get("benchmark").asText()).isEqualTo("cpudl clean cpus=4");
         assertThat(b.get("sha256").asText()).isEqualTo(sha256(clean));
     }

@@ -25,13 +25,23 @@ class VerifyCommandTest {
     }
 
     @Test
-    void quickVerifyMatchesTheBaselineAndWritesValidJUnitXmlAndMarkdown(@TempDir Path dir) throws Exception {
+    void quickVerifyMatchesTheBuiltInBaselineAndWritesValidJUnitXmlMarkdownAndHtml(@TempDir Path dir) throws Exception {
         Path xml = dir.resolve("kcheck.xml");
         Path md = dir.resolve("kcheck.md");
-        Cli c = Cli.run("verify", "--baseline", BASELINE.toString(), "--quick", "--junit-xml", xml.toString(),
-                "--markdown", md.toString(), "--trace-dir", dir.resolve("traces").toString(), "--quiet");
+        Path html = dir.resolve("kcheck.html");
+        Path traces = dir.resolve("new/traces");
+        Cli c = Cli.run("verify", "--quick", "--junit-xml", xml.toString(),
+                "--markdown", md.toString(), "--html", html.toString(), "--trace-dir", traces.toString(), "--quiet");
         assertThat(c.exit).as(c.out + c.err).isZero();
-        assertThat(c.out).contains("QUICK bounds").contains("verdicts match the baseline");
+        assertThat(c.out).contains("entries from kcheck-baseline.json (built in)").contains("QUICK bounds")
+                .contains("verdicts match the baseline");
+        assertThat(traces).as("--trace-dir is created").isDirectory();
+        try (var files = Files.list(traces)) {
+            assertThat(files.count()).as("one trace per violation").isPositive();
+        }
+        String page = Files.readString(html);
+        assertThat(page).startsWith("<!DOCTYPE html>").contains("<svg").contains("rq-lock \u00b7 overtake")
+                .contains("data-series=\"before\"").contains("data-series=\"after\"").doesNotContain("src=\"http");
         Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile());
         Element suites = doc.getDocumentElement();
         assertThat(suites.getTagName()).isEqualTo("testsuites");
@@ -40,6 +50,11 @@ class VerifyCommandTest {
         assertThat(doc.getElementsByTagName("failure").getLength()).isZero();
         assertThat(((Element) cases.item(0)).getAttribute("classname")).startsWith("kcheck.");
         assertThat(Files.readString(md)).contains("| model | property | variant |").contains("match the baseline");
+    }
+
+    @Test
+    void theBuiltInBaselineIsTheRepositorysFile() {
+        assertThat(kcheck.gate.Baseline.builtIn().entries()).isEqualTo(kcheck.gate.Baseline.read(BASELINE).entries());
     }
 
     @Test
@@ -77,6 +92,60 @@ class VerifyCommandTest {
         assertThat(missing.exit).isEqualTo(2);
         assertThat(missing.err).contains("not found");
         Files.writeString(bad, "{\"format\":1,\"entries\":[");
-        assertThat(Cli.run("verify", "--baseline", bad.toString()).err).contains("malformed JSON");
+        assertThat(Cli.run("verify", "--baseline", bad.toString()).err).contains("truncated JSON at line 1");
+    }
+
+    @Test
+    void threeShardReportsMergeIntoOneReportOfEveryEntry(@TempDir Path dir) throws Exception {
+        ObjectMapper om = new ObjectMapper();
+        ObjectNode root = (ObjectNode) om.readTree(BASELINE.toFile());
+        ArrayNode entries = (ArrayNode) root.get("entries");
+        ArrayNode small = om.createArrayNode();
+        for (var e : entries) {
+            if (e.get("model").asText().equals("lb-redo") || e.get("model").asText().equals("cpudl")) {
+                small.add(e);
+            }
+        }
+        root.set("entries", small);
+        Path copy = dir.resolve("baseline.json");
+        om.writeValue(copy.toFile(), root);
+        java.util.List<String> merge = new java.util.ArrayList<>(java.util.List.of("verify", "--baseline", copy.toString()));
+        int total = 0;
+        for (int i = 1; i <= 3; i++) {
+            Path xml = dir.resolve("k" + i + ".xml");
+            Cli c = Cli.run("verify", "--baseline", copy.toString(), "--quick", "--shard", i + "/3", "--junit-xml", xml.toString(),
+                    "--trace-dir", dir.resolve("t").toString(), "--quiet");
+            assertThat(c.exit).as(c.out + c.err).isZero();
+            assertThat(c.out).contains("shard " + i + "/3");
+            total += DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile())
+                    .getElementsByTagName("testcase").getLength();
+            merge.add("--merge-junit-xml");
+            merge.add(xml.toString());
+        }
+        assertThat(total).isEqualTo(small.size());
+        Path out = dir.resolve("merged.xml");
+        merge.add("--junit-xml");
+        merge.add(out.toString());
+        Cli m = Cli.run(merge.toArray(String[]::new));
+        assertThat(m.exit).as(m.out + m.err).isZero();
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(out.toFile());
+        NodeList cases = doc.getElementsByTagName("testcase");
+        assertThat(cases.getLength()).isEqualTo(small.size());
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int k = 0; k < cases.getLength(); k++) {
+            Element e = (Element) cases.item(k);
+            names.add(e.getAttribute("classname") + " " + e.getAttribute("name"));
+        }
+        assertThat(names).hasSize(small.size());
+        assertThat(doc.getDocumentElement().getAttribute("tests")).isEqualTo(Integer.toString(small.size()));
+    }
+
+    @Test
+    void aBadShardIsAUsageError() {
+        for (String bad : new String[] {"0/3", "4/3", "x", "1/0"}) {
+            Cli c = Cli.run("verify", "--baseline", BASELINE.toString(), "--shard", bad);
+            assertThat(c.exit).as(bad).isEqualTo(2);
+            assertThat(c.err).contains("--shard").doesNotContain("Exception");
+        }
     }
 }

@@ -34,6 +34,14 @@ final class Counters implements Model {
     boolean wrap;
     /** Extra no-op step of actor 0 in every state (self-loop), labelled "idle". */
     boolean idleLoop;
+    /**
+     * Partial-order reduction: every counter is private to its actor except counter 0, whose
+     * steps are visible (the properties of {@link #counter0IsNever} read it); a finished counter
+     * will touch nothing.
+     */
+    boolean footprints;
+    /** Further initial states (after the all-zero one). */
+    final List<long[]> moreInitial = new ArrayList<>();
 
     Counters(int k, int max) {
         this.k = k;
@@ -61,6 +69,36 @@ final class Counters implements Model {
             @Override
             public boolean holds(long[] from, int actor, int action, long[] to) {
                 return to[actor] != v || from[actor] == v;
+            }
+        });
+    }
+
+    /** Invariant: counter 0 never equals {@code bad} (only actor 0's steps are visible to it). */
+    Counters counter0IsNever(int bad) {
+        return with(new Invariant("c0-is-not-" + bad, "counter 0 never equals " + bad) {
+            @Override
+            public boolean holds(long[] s) {
+                return s[0] != bad;
+            }
+        });
+    }
+
+    /** Metric with one component per counter: its value. */
+    Counters perCounterMetric() {
+        return with(new Metric("value", "each counter's value") {
+            @Override
+            public int components() {
+                return k;
+            }
+
+            @Override
+            public String componentName(int c) {
+                return "counter " + c;
+            }
+
+            @Override
+            public long value(long[] s, int c) {
+                return s[c];
             }
         });
     }
@@ -116,6 +154,9 @@ final class Counters implements Model {
     @Override
     public void initial(StateSink out) {
         out.state(new long[k]);
+        for (long[] s : moreInitial) {
+            out.state(s.clone());
+        }
     }
 
     private final long[] next = new long[64];
@@ -194,5 +235,19 @@ final class Counters implements Model {
     @Override
     public Model fork() {
         return this;
+    }
+
+    @Override
+    public boolean partialOrder() {
+        return footprints;
+    }
+
+    @Override
+    public void footprints(long[] s, long[] step, long[] future) {
+        for (int a = 0; a < k; a++) {
+            boolean done = s[a] >= max && !(a == 0 && wrap);
+            step[a] = a == 0 ? -1L : 0L;
+            future[a] = done ? 0L : a == 0 ? -1L : 0L;
+        }
     }
 }

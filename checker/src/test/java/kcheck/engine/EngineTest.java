@@ -7,6 +7,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+// real threads (searches with 2 workers): a time limit, so a deadlock fails the build instead of hanging it
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class EngineTest {
 
     private static Options bfs() {

@@ -19,6 +19,19 @@ class ModelCheckTest {
         org.assertj.core.api.Assertions.assertThat(model.variant()).isEqualTo("before");
     }
 
+    /** A patch author's own variant from a source file (here: an unedited copy of before, from 'kcheck variant new'). */
+    @ModelCheck(model = "rq-lock", variantFile = "src/test/variants/UnfairCopy.java", cpus = 2, properties = "fifo-entry")
+    void variantFilesAreCheckedLikeBuiltInVariants(RunResult result, Model model) {
+        assertThat(result).isViolatedBy("fifo-entry").hasShortestTraceOfLength(10);
+        org.assertj.core.api.Assertions.assertThat(model.variant()).isEqualTo("unfair-copy");
+    }
+
+    @ModelCheck(model = "rq-lock", variantFile = "src/test/variants/UnfairCopy.java", cpus = 2,
+            properties = {"mutual-exclusion", "deadlock-free"})
+    void variantFilesKeepTheSafetyProperties(RunResult result) {
+        assertThat(result).holds();
+    }
+
     @ModelCheck(model = "rq-lock", variant = "after", cpus = 4, properties = "mutual-exclusion", maxStates = 500)
     void limitsGiveIncomplete(RunResult result) {
         assertThat(result).isIncomplete();

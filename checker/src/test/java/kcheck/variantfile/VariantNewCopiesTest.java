@@ -73,8 +73,11 @@ class VariantNewCopiesTest {
         Options o = Options.defaults().withWorkers(2);
         RunResult source = Engine.check(f.create(v.name(), params, all), o);
         RunResult mine = Engine.check(vf.create(params, all), o);
-        assertThat(mine.stats().complete()).as("exhaustive at %s", params).isTrue();
-        assertThat(mine.stats().states()).as("states at %s", params).isEqualTo(source.stats().states());
+        // A search that stops once every property is violated may stop inside a BFS level, where the
+        // count depends on the workers' timing: states are compared only when both searches were exhaustive.
+        if (source.stats().complete() && mine.stats().complete()) {
+            assertThat(mine.stats().states()).as("states at %s", params).isEqualTo(source.stats().states());
+        }
         for (PropertyResult p : source.properties()) {
             assertThat(mine.property(p.id()).verdict()).as("%s/%s %s at %s", f.name(), name, p.id(), params).isEqualTo(p.verdict());
             if (p.metric() != null) {

@@ -4,11 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import kcheck.model.Model;
+import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
 import kcheck.model.Models;
+import kcheck.model.ParamSpec;
+import kcheck.model.Params;
+import kcheck.model.PropertyInfo;
+import kcheck.model.VariantContract;
+import kcheck.model.VariantInfo;
 
 class VariantSourceTest {
 
@@ -41,5 +50,59 @@ class VariantSourceTest {
                 .isInstanceOf(ModelInputException.class).hasMessageContaining("'rfc-v2' is a built-in cpudl variant");
         assertThatThrownBy(() -> VariantSource.render(Models.get("cpudl"), "after", "my fix", Path.of("/x/MyFix.java")))
                 .isInstanceOf(ModelInputException.class).hasMessageContaining("variant name 'my fix'");
+    }
+
+    @Test
+    void theHeaderOfTheCopyListsTheModelsLimitsAndSaysCrossingOneIsNoVerdict() {
+        ModelFactory cpudl = Models.get("cpudl");
+        ModelFactory limited = new ModelFactory() {
+            @Override
+            public String name() {
+                return cpudl.name();
+            }
+
+            @Override
+            public String title() {
+                return cpudl.title();
+            }
+
+            @Override
+            public List<VariantInfo> variants() {
+                return cpudl.variants();
+            }
+
+            @Override
+            public List<ParamSpec> params() {
+                return cpudl.params();
+            }
+
+            @Override
+            public List<PropertyInfo> properties() {
+                return cpudl.properties();
+            }
+
+            @Override
+            public Model create(String variant, Params params, Set<String> properties) {
+                return cpudl.create(variant, params, properties);
+            }
+
+            @Override
+            public VariantContract<?> variantContract() {
+                return cpudl.variantContract();
+            }
+
+            @Override
+            public List<String> limits() {
+                return List.of("the heap holds at most 8 CPUs.", "deadlines are u64 values.");
+            }
+        };
+        String text = VariantSource.render(limited, "after", "mine", Path.of("/x/Mine.java")).text();
+        assertThat(text).contains(" * Limits of the cpudl model (what it assumes of a variant; crossing one is exit 2, not a verdict):\n"
+                + " *   - the heap holds at most 8 CPUs.\n *   - deadlines are u64 values.\n")
+                .contains("or steps outside\n * the model's limits while it is checked (one line names the file, line and method)");
+        String plain = VariantSource.render(cpudl, "after", "mine", Path.of("/x/Mine.java")).text().replaceAll("\n \\*\\s+", " ");
+        for (String l : cpudl.limits()) {
+            assertThat(plain).contains("- " + l);
+        }
     }
 }

@@ -27,11 +27,11 @@ import kcheck.model.Models;
 import kcheck.model.PropertyInfo;
 import kcheck.model.StepInfo;
 
-/** The verdicts of KERNEL.md section 4 (lb-redo), the seeded mutants, the race trace and the redo metrics. */
+/** The verdicts of docs/spec.md section 4 (lb-redo), the seeded mutants, the race trace and the redo metrics. */
 class LbRedoVerdictTest {
     private static final ModelFactory F = Models.get("lb-redo");
 
-    /** KERNEL.md section 4: property -> expected verdict for before, rfc, after. */
+    /** docs/spec.md section 4: property -> expected verdict for before, rfc, after. */
     private static final Map<String, Verdict[]> EXPECTED = Map.of(
             "terminates", new Verdict[] {Verdict.HOLDS, Verdict.HOLDS, Verdict.HOLDS},
             "call-returns", new Verdict[] {Verdict.HOLDS, Verdict.HOLDS, Verdict.HOLDS},
@@ -50,7 +50,7 @@ class LbRedoVerdictTest {
 
     private static RunResult run(String variant, Map<String, String> params, boolean reductions, String... props) {
         Set<String> selected = props.length > 0 ? Set.of(props)
-                : F.properties().stream().map(PropertyInfo::id).collect(Collectors.toSet());
+                : F.properties().stream().filter(p -> !p.optIn()).map(PropertyInfo::id).collect(Collectors.toSet());
         Model m = F.create(variant, F.params(params), selected);
         return Engine.check(m, Options.defaults().withReductions(reductions));
     }
@@ -191,6 +191,24 @@ class LbRedoVerdictTest {
                 assertThat(q.metric().max()).as(r.id()).containsExactly(r.metric().max());
             }
         }
+    }
+
+    /**
+     * The new dimensions (topology, idle, masks, nr-migrate, nr-migrate-break) keep their defaults'
+     * state spaces: distinct states and transitions as measured on the build before them (commit
+     * f579743), with every default property selected.
+     */
+    @ParameterizedTest
+    @CsvSource({"before, 4, 2, all, 199, 270", "rfc, 4, 2, all, 140, 205", "after, 4, 2, all, 165, 236",
+        "before, 6, 2, all, 814, 1221", "rfc, 6, 2, all, 456, 771", "after, 6, 2, all, 620, 1007",
+        "before, 8, 8, pinned, 6336, 9247", "rfc, 8, 8, pinned, 2851, 4369", "mutant-keeps-busiest, 6, 2, all, 2149, 3332"})
+    void theDefaultsOfTheNewDimensionsKeepTheStateCountsOfBefore(String variant, int cpus, int groups, String scenario,
+                                                                 long states, long transitions) {
+        RunResult r = run(variant, params("cpus", Integer.toString(cpus), "groups", Integer.toString(groups),
+                "scenario", scenario));
+        assertThat(r.stats().complete()).isTrue();
+        assertThat(r.stats().states()).isEqualTo(states);
+        assertThat(r.stats().transitions()).isEqualTo(transitions);
     }
 
     @Test

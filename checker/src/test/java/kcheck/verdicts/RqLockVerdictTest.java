@@ -20,7 +20,7 @@ import kcheck.engine.RunResult;
 import kcheck.engine.Verdict;
 import kcheck.model.Model;
 
-/** The verdicts of KERNEL.md section 1, computed by the engine. */
+/** The verdicts of the rq-lock model (docs/models/rq-lock.md), computed by the engine. */
 class RqLockVerdictTest {
     private static final String[] SAFETY = {"mutual-exclusion", "deadlock-free", "holds-both-on-return", "return-contract"};
 
@@ -132,7 +132,10 @@ class RqLockVerdictTest {
         if (off.property(property).trace() != null) {
             assertThat(on.property(property).trace()).isNotNull();
         }
-        assertThat(on.stats().states()).isLessThanOrEqualTo(off.stats().states());
+        if (off.property(property).verdict() == Verdict.HOLDS) {
+            /* only a complete search has a state count to compare: a violated one stops at a point that depends on hash order */
+            assertThat(on.stats().states()).isLessThanOrEqualTo(off.stats().states());
+        }
     }
 
     @Test
@@ -144,5 +147,75 @@ class RqLockVerdictTest {
         Model all = Checks.model("rq-lock", "after", params("cpus", "3", "rounds", "2"), "mutual-exclusion");
         assertThat(Engine.check(all, Options.defaults().withWorkers(2)).stats().states())
                 .isEqualTo(Engine.check(all, Options.defaults().withWorkers(1)).stats().states());
+    }
+
+    /* ---------------- the lock contract, CONFIG_PREEMPT, v6.12 ---------------- */
+
+    @Test
+    void theFairBodyIsOnlyUnderConfigPreempt() {
+        assertThat(run("rq-lock", "after", params("cpus", "2", "preempt", "n"), "fifo-entry")).isViolatedBy("fifo-entry");
+        assertThat(run("rq-lock", "after", params("cpus", "2", "preempt", "y"), "fifo-entry")).holds();
+    }
+
+    @Test
+    void aBrokenTrylockShowsOnlyThroughTheBodyThatCallsIt() {
+        assertThat(run("rq-lock", "mutant-split-trylock", params("cpus", "2", "preempt", "n"), "mutual-exclusion"))
+                .isViolatedBy("mutual-exclusion");
+        assertThat(run("rq-lock", "mutant-split-trylock", params("cpus", "2", "preempt", "y"), "mutual-exclusion")).holds();
+    }
+
+    @Test
+    void qspinlockFastPathPassesACpuThatHasNotSetPendingYet() {
+        RunResult r = run("rq-lock", "v6.12", params("cpus", "2", "lock", "qspinlock"), "fifo-entry");
+        RawTrace t = r.property("fifo-entry").trace();
+        Model m = r.model();
+        List<String> steps = new ArrayList<>();
+        for (int i = 0; i < t.length(); i++) {
+            steps.add(m.actors().get(t.actors()[i]) + ": " + m.describe(t.actors()[i], t.actions()[i]).label());
+        }
+        assertThat(steps).hasSize(9).containsSubsequence(
+                "CPU 1: raw_spin_rq_lock(rq[0]): cmpxchg fails: slowpath",
+                "CPU 0: raw_spin_rq_unlock(rq[0])",
+                "CPU 0: raw_spin_rq_lock(rq[0]): cmpxchg(0 -> locked)");
+        assertThat(steps.get(8)).endsWith("\u2192 double_lock_balance returns 1");
+    }
+
+    @ParameterizedTest(name = "v6.12 {0}: {1}")
+    @CsvSource({
+        "lock=ticket, HOLDS", "lock=qspinlock-virt, VIOLATED", "lock=ticket preempt=n, VIOLATED"})
+    void fifoEntryOnV612DependsOnTheLockAndConfigPreemption(String config, Verdict expected) {
+        Map<String, String> p = new java.util.HashMap<>(params("cpus", "3"));
+        for (String kv : config.split(" ")) {
+            p.put(kv.split("=")[0], kv.split("=")[1]);
+        }
+        assertThat(run("rq-lock", "v6.12", p, "fifo-entry")).hasVerdict("fifo-entry", expected);
+    }
+
+    @Test
+    void qspinlockKeepsTheSafetyProperties() {
+        assertThat(run("rq-lock", "v6.12", params("cpus", "3", "lock", "qspinlock"), SAFETY)).holds();
+        assertThat(run("rq-lock", "v6.12", params("cpus", "3", "lock", "qspinlock-virt"), SAFETY)).holds();
+        assertThat(run("rq-lock", "mutant-qspinlock-no-undo", params("cpus", "2", "lock", "qspinlock"), "deadlock-free"))
+                .isViolatedBy("deadlock-free");
+    }
+
+    @Test
+    void coreSchedulingNeedsTheCoreIdOrder() {
+        Map<String, String> pairs = params("cpus", "4", "core-sched", "pairs");
+        assertThat(run("rq-lock", "mutant-cpu-id-order", pairs, "deadlock-free")).isViolatedBy("deadlock-free");
+        assertThat(run("rq-lock", "v6.12", pairs, "deadlock-free")).holds();
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2}")
+    @CsvSource({
+        "bug-1b12bbc74756, calls=2, lockdep-subclass",
+        "bug-7f1b43936f0e, calls=2 preempt=n, lockdep-subclass",
+        "bug-2679a83731d5, calls=1, rq-clock-cleared"})
+    void eachRealBugIsCaughtByItsProperty(String bug, String config, String property) {
+        Map<String, String> p = new java.util.HashMap<>(params("cpus", "3"));
+        for (String kv : config.split(" ")) {
+            p.put(kv.split("=")[0], kv.split("=")[1]);
+        }
+        assertThat(run("rq-lock", bug, p, property)).isViolatedBy(property);
     }
 }

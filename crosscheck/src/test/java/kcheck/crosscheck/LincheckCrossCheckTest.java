@@ -12,10 +12,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,7 +36,7 @@ import kcheck.model.Models;
 /**
  * The JVM-thread cross-check: for every configuration, the explicit-state verdict
  * ({@code kcheck check}: the engine on the model) and Lincheck's verdict on the same reference
- * code run by real threads must both be the one KERNEL.md expects, so they agree. When every
+ * code run by real threads must both be the one docs/spec.md expects, so they agree. When every
  * configuration has run and agreed, the side-by-side table is written to
  * {@code docs/lincheck-table.md}.
  *
@@ -47,6 +49,7 @@ import kcheck.model.Models;
  * {@link #RWSEM_SCENARIOS}). Lincheck's search is bounded: its "holds" means no violation in the
  * schedules it explored, whose number is in the table, unless it says it ran out of schedules.
  */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class LincheckCrossCheckTest {
     /**
      * Schedules per Lincheck scenario; sized so the suite stays well under 90 s on a busy 2-core
@@ -121,6 +124,10 @@ class LincheckCrossCheckTest {
                 Arguments.of("before", "ticket", 3, fifoViolated),
                 Arguments.of("after", "ticket", 3, allHold),
                 Arguments.of("after", "tas", 3, fifoViolated),
+                /* native qspinlock's fifo-entry violation needs one precise switch (between the failed fast path and the
+                   btsl): kcheck finds it in 9 steps, Lincheck not within 800 schedules; safety rows only (docs/lincheck.md) */
+                Arguments.of("v6.12", "qspinlock", 2, safetyHolds()),
+                Arguments.of("v6.12", "qspinlock-virt", 2, fifoViolated),
                 Arguments.of("mutant-returns-zero", "ticket", 3, Map.of("return-contract", Verdict.VIOLATED)),
                 Arguments.of("mutant-skips-relock", "ticket", 3, Map.of("holds-both-on-return", Verdict.VIOLATED)),
                 Arguments.of("mutant-unordered", "ticket", 3, Map.of("deadlock-free", Verdict.VIOLATED)),
@@ -205,6 +212,16 @@ class LincheckCrossCheckTest {
 
     /* ---------------- shared ---------------- */
 
+    private static Map<String, Verdict> safetyHolds() {
+        Map<String, Verdict> m = new LinkedHashMap<>();
+        for (String p : RQLOCK_ORDER) {
+            if (!p.equals("fifo-entry")) {
+                m.put(p, Verdict.HOLDS);
+            }
+        }
+        return m;
+    }
+
     private static Map<String, Verdict> expect(List<String> order, String odd, Verdict oddVerdict) {
         Map<String, Verdict> m = new LinkedHashMap<>();
         for (String p : order) {
@@ -228,7 +245,7 @@ class LincheckCrossCheckTest {
     }
 
     /**
-     * Runs the Lincheck checks of one configuration: the properties KERNEL.md expects to hold
+     * Runs the Lincheck checks of one configuration: the properties docs/spec.md expects to hold
      * together (their monitors are independent), and each property it expects to fail in a
      * check of its own (Lincheck stops at the first failure). {@code check} runs one check (its
      * scenarios, in order, until one fails). A property expected to hold that fails makes the

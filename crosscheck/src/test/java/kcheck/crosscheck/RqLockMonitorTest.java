@@ -4,16 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import kcheck.model.rqlock.DoubleLockBalanceV2627;
 import kcheck.model.rqlock.TasSpinlock;
 import kcheck.model.rqlock.threads.AtomicRqLocks;
 import kcheck.model.rqlock.threads.AtomicSpinlock;
 
-/** The thread-side monitors catch what they claim to, beyond the model's mutants. */
+/**
+ * The thread-side monitors catch what they claim to, beyond the model's mutants. Every test runs
+ * real threads: each has a time limit, so a deadlock regression fails the build instead of
+ * hanging it.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RqLockMonitorTest {
 
     /**

@@ -96,16 +96,25 @@ final class RqLockRun {
 
     /** Runs all CPUs to completion on plain threads, CPU {@code c} pulling from {@code busiest[c]}, then {@link #check()}s. */
     void runOnPlainThreads(int... busiest) throws InterruptedException {
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> crashed = new java.util.concurrent.ConcurrentLinkedQueue<>();
         Thread[] cpus = new Thread[n];
         for (int c = 0; c < n; c++) {
             final int cpu = c;
             cpus[c] = new Thread(() -> cpu(cpu, busiest[cpu]), "CPU " + c);
+            cpus[c].setDaemon(true);
+            cpus[c].setUncaughtExceptionHandler((th, e) -> crashed.add(e));
         }
         for (Thread t : cpus) {
             t.start();
         }
         for (Thread t : cpus) {
             t.join();
+        }
+        Throwable e = crashed.poll();
+        if (e != null) {
+            AssertionError a = new AssertionError("a thread of the run failed: " + e, e);
+            crashed.forEach(a::addSuppressed);
+            throw a;
         }
         check();
     }

@@ -32,7 +32,7 @@ import kcheck.model.threads.WaitAbandoned;
  * <li>{@code exclusion}: never a writer with readers, never two writers;
  * <li>{@code owner-sound}: {@code owner == T} implies T holds the write lock (checked where owner
  * or T's holding changes: an owner store, a writer's release);
- * <li>{@code no-spin-on-readers} (the counting form, the model's {@code no-spin-on-readers-k2}):
+ * <li>{@code no-spin-on-readers} (the specification's count (docs/spec.md), the model's {@code no-spin-on-readers-k2}):
  * the spinner (the osq holder) loads count in {@code rwsem_try_write_lock_unqueued} while
  * &ge; 1 reader and no writer hold the lock and every holding reader is settled; reset when
  * reader holders go 0 &rarr; 1 and when the spinner takes the osq; more than K = 2 is a
@@ -145,16 +145,25 @@ final class RwsemRun {
 
     /** Runs all tasks to completion on plain threads, then {@link #check()}s. */
     void runOnPlainThreads() throws InterruptedException {
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> crashed = new java.util.concurrent.ConcurrentLinkedQueue<>();
         Thread[] ts = new Thread[code.length];
         for (int t = 0; t < ts.length; t++) {
             final int task = t;
             ts[t] = new Thread(() -> task(task), sem.taskName(t));
+            ts[t].setDaemon(true);
+            ts[t].setUncaughtExceptionHandler((th, e) -> crashed.add(e));
         }
         for (Thread t : ts) {
             t.start();
         }
         for (Thread t : ts) {
             t.join();
+        }
+        Throwable e = crashed.poll();
+        if (e != null) {
+            AssertionError a = new AssertionError("a thread of the run failed: " + e, e);
+            crashed.forEach(a::addSuppressed);
+            throw a;
         }
         check();
     }

@@ -29,6 +29,18 @@ public abstract non-sealed class Metric extends Property {
         return Long.MAX_VALUE;
     }
 
+    /**
+     * The value at which this metric's counter saturates (stops counting), or
+     * {@link Long#MAX_VALUE} if it never does. A model declares it only for a counter it packs in
+     * a bounded field whose cap, once reached, means the count is unbounded in the model (the
+     * counted event lies on a cycle of the state graph, so it can repeat forever); reports then
+     * print a maximum at this value as "&ge; k (saturated: unbounded in this model)" instead of
+     * a plain k.
+     */
+    public long saturation() {
+        return Long.MAX_VALUE;
+    }
+
     @Override
     public final Kind kind() {
         return Kind.METRIC;

@@ -55,6 +55,13 @@ public interface Model {
     void decode(long[] state, FieldSink out);
 
     /**
+     * Writes who holds and who waits for each lock in {@code state}, for the lock lane chart of
+     * traces. Optional: a model without locks (or that does not describe them) writes nothing.
+     */
+    default void locks(long[] state, LockSink out) {
+    }
+
+    /**
      * Reductions this model supports, each described in one line for the run's output
      * (e.g. "ticket-shift: ticket counters stored relative to owner (a bisimulation)").
      * Empty if {@link #canonicalize} is the identity.

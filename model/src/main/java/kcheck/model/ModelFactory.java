@@ -42,6 +42,24 @@ public interface ModelFactory {
     }
 
     /**
+     * The variant whose code fixes what {@code variant} gets wrong: a counterexample of
+     * {@code variant} must be refused there (the regression corpus checks it). {@code after} unless
+     * a model says otherwise (e.g. a real bug of a later kernel, fixed by that kernel's port).
+     */
+    default String fixOf(String variant) {
+        return "after";
+    }
+
+    /**
+     * The notation of this model's traces, one line each, for the legend every text output that
+     * uses it prints (e.g. {@code "rqN.serving: the ticket rq N serves now (not a CPU id)"}).
+     * Empty if the fields need no explanation.
+     */
+    default List<String> legend() {
+        return List.of();
+    }
+
+    /**
      * The variant contract, if this model accepts variants from a source file
      * ({@code kcheck variant new}, {@code --variant-file}); {@code null} if it does not. See
      * {@link VariantContract} for the one-line implementation.

@@ -4,7 +4,11 @@ package kcheck.trace;
  * Renders a trace as one self-contained HTML file (no network, no CDN): the property and verdict
  * at the top, per-actor lanes with one row per step (kernel function on each), the full state at
  * the current step with the fields that step changed highlighted, and buttons and keys (left,
- * right, Home, End) to step through it.
+ * right, Home, End) to step through it. The URL fragment {@code #step=N} opens the page at step
+ * N (and follows the current step, so a link can be pasted into a review). If the model
+ * describes its locks, a lock lane chart shows per lock, over the steps, who holds it and who
+ * waits for it in serving order; clicking a column selects that step. The model's legend is at
+ * the bottom.
  */
 public final class HtmlRenderer {
     private HtmlRenderer() {
@@ -49,6 +53,10 @@ public final class HtmlRenderer {
               #state td.v { font-family: monospace; } #state tr.changed { background: #fff3b0; font-weight: 600; }
               #state td.owner { color: #777; white-space: nowrap; }
               .note { color: #555; margin: 6px 0; }
+              #lockchart { padding: 0 20px 8px 20px; } #lockchart h2, #legend h2 { font-size: 15px; margin: 10px 0 4px 0; }
+              #lockchart svg { background: #fff; border: 1px solid #ddd; font-family: monospace; font-size: 11px; }
+              #lockchart .col { cursor: pointer; } #lockchart .col:hover { fill: #eef2f7; }
+              #legend { padding: 0 20px 16px 20px; } #legend li { font-family: monospace; white-space: pre-wrap; }
             </style>
             </head>
             <body>
@@ -66,10 +74,13 @@ public final class HtmlRenderer {
               <button id="last" title="End">last &raquo;</button>
               <span class="note">keys: &larr; &rarr; Home End; click a row to jump</span>
             </nav>
+            <section id="lockchart" hidden><h2>Locks: who holds each one (solid) and who waits for it (outlined, in serving order)</h2>
+              <div id="lockchartbody"></div></section>
             <main>
               <section><table id="lanes"><thead></thead><tbody></tbody></table><p id="loopnote" class="note"></p></section>
               <section><table id="state"><thead><tr><th>field</th><th>owner</th><th>value</th></tr></thead><tbody></tbody></table></section>
             </main>
+            <section id="legend" hidden><h2>Legend</h2><ul></ul></section>
             <script id="trace" type="application/json">@TRACE@</script>
             <script>
             (function () {
@@ -113,8 +124,92 @@ public final class HtmlRenderer {
                 for (var j = 0; j < i; j++) t.steps[j].changes.forEach(function (f) { m.set(f.name, f); });
                 return m;
               }
+              var SVG = "http://www.w3.org/2000/svg", marker = null;
+              function sv(tag, attrs, text) {
+                var e = document.createElementNS(SVG, tag);
+                for (var k in attrs) e.setAttribute(k, attrs[k]);
+                if (text !== undefined) e.textContent = text;
+                return e;
+              }
+              var COLORS = ["#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457"];
+              function color(a) { return COLORS[a % COLORS.length]; }
+              function shortName(a) {
+                var m = /^(\\w)\\w*\\s+(\\d+)$/.exec(t.actors[a]);
+                return m ? m[1].toUpperCase() + m[2] : t.actors[a].slice(0, 3);
+              }
+              function lockChart() {
+                if (!t.initialLocks || !t.initialLocks.length) return;
+                var states = [t.initialLocks].concat(t.steps.map(function (s) { return s.locks || []; }));
+                var names = t.initialLocks.map(function (l) { return l.name; });
+                var depth = names.map(function (name) {
+                  var d = 0;
+                  states.forEach(function (st) { st.forEach(function (l) { if (l.name === name) d = Math.max(d, l.waiters.length); }); });
+                  return d;
+                });
+                var cw = Math.max(22, Math.min(44, Math.floor(1100 / (n + 1)))), left = 52, top = 18, rh = 16;
+                var rows = [], y = top;
+                names.forEach(function (name, i) { rows.push({ name: name, y: y, h: rh * (1 + depth[i]) + 6 }); y += rh * (1 + depth[i]) + 6; });
+                var svg = sv("svg", { width: left + cw * (n + 1) + 4, height: y + 4, id: "lockchartsvg" });
+                for (var j = 0; j <= n; j++) {
+                  var col = sv("rect", { x: left + j * cw, y: 0, width: cw, height: y, fill: "transparent", "class": "col" });
+                  col.dataset.step = j;
+                  svg.appendChild(col);
+                  svg.appendChild(sv("text", { x: left + j * cw + cw / 2, y: 12, "text-anchor": "middle", fill: "#777" }, String(j)));
+                }
+                rows.forEach(function (r) {
+                  svg.appendChild(sv("line", { x1: 0, x2: left + cw * (n + 1), y1: r.y + r.h - 3, y2: r.y + r.h - 3, stroke: "#e3e3e3" }));
+                  svg.appendChild(sv("text", { x: 4, y: r.y + 12, "font-weight": "bold" }, r.name));
+                  states.forEach(function (st, j) {
+                    st.forEach(function (l) {
+                      if (l.name !== r.name) return;
+                      var x = left + j * cw + 1;
+                      l.holders.forEach(function (a, k) {
+                        var g = sv("g", { "class": "holder", "data-step": j, "data-lock": l.name, "data-actor": a });
+                        g.appendChild(sv("rect", { x: x + k * 3, y: r.y, width: cw - 2, height: rh - 2, fill: color(a), rx: 2 }));
+                        g.appendChild(sv("text", { x: x + cw / 2 - 1, y: r.y + 11, "text-anchor": "middle", fill: "#fff" }, shortName(a)));
+                        g.appendChild(sv("title", {}, t.actors[a] + " holds " + l.name + " after step " + j));
+                        svg.appendChild(g);
+                      });
+                      l.waiters.forEach(function (a, k) {
+                        var wy = r.y + rh * (k + 1);
+                        var g = sv("g", { "class": "waiter", "data-step": j, "data-lock": l.name, "data-actor": a, "data-order": k + 1 });
+                        g.appendChild(sv("rect", { x: x, y: wy, width: cw - 2, height: rh - 2, fill: "#fff", stroke: color(a), "stroke-width": 1.5,
+                          "stroke-dasharray": l.ordered ? "" : "3,2", rx: 2 }));
+                        g.appendChild(sv("text", { x: x + cw / 2 - 1, y: wy + 11, "text-anchor": "middle", fill: color(a) },
+                          (l.ordered ? (k + 1) + ":" : "") + shortName(a)));
+                        g.appendChild(sv("title", {}, t.actors[a] + " waits for " + l.name + (l.ordered ? " (served " + ordinal(k + 1) + ")" : "") + " after step " + j));
+                        svg.appendChild(g);
+                      });
+                    });
+                  });
+                });
+                svg.addEventListener("click", function (e) {
+                  var j = Math.floor((e.clientX - svg.getBoundingClientRect().left - left) / cw);
+                  if (j >= 0 && j <= n) show(j);
+                });
+                marker = sv("rect", { x: left, y: 1, width: cw, height: y - 2, fill: "none", stroke: "#1565c0", "stroke-width": 2,
+                  id: "lockcursor", "pointer-events": "none" });
+                svg.appendChild(marker);
+                marker.dataset.left = left; marker.dataset.cw = cw;
+                var key = document.createElement("p"); key.className = "note";
+                key.textContent = "Columns are the states after each step (0: initially); a lane's solid box is the holder, outlined boxes below it "
+                  + "are the waiters (n: the n-th to be served; dashed: a lock with no serving order). Click a column to select that step.";
+                var body = document.getElementById("lockchartbody"); body.appendChild(svg); body.appendChild(key);
+                document.getElementById("lockchart").hidden = false;
+              }
+              function ordinal(k) { return k + (k === 1 ? "st" : k === 2 ? "nd" : k === 3 ? "rd" : "th"); }
+              lockChart();
+              if (t.legend && t.legend.length) {
+                var ul = document.querySelector("#legend ul");
+                t.legend.forEach(function (l) { ul.appendChild(el("li", null, l)); });
+                document.getElementById("legend").hidden = false;
+              }
               function show(i) {
                 cur = Math.max(0, Math.min(n, i));
+                if (marker) marker.setAttribute("x", +marker.dataset.left + cur * +marker.dataset.cw);
+                if (location.hash !== "#step=" + cur) {
+                  try { history.replaceState(null, "", "#step=" + cur); } catch (e) { /* some file: URLs refuse: the page still works */ }
+                }
                 rows.forEach(function (r, j) { r.classList.toggle("current", j === cur); r.classList.toggle("future", j > cur); });
                 document.getElementById("pos").textContent = "step " + cur + " / " + n;
                 var changed = new Set(cur > 0 ? t.steps[cur - 1].changes.map(function (f) { return f.name; }) : []);
@@ -139,7 +234,13 @@ public final class HtmlRenderer {
                 else if (e.key === "Home") show(0); else if (e.key === "End") show(n); else return;
                 e.preventDefault();
               });
-              show(0);
+              function fromHash() {
+                var m = /(?:^#|&)step=(\\d+)/.exec(location.hash);
+                return m ? parseInt(m[1], 10) : 0;
+              }
+              window.addEventListener("hashchange", function () { show(fromHash()); });
+              show(fromHash());
+              if (cur > 0) rows[cur].scrollIntoView({ block: "center" });
             })();
             </script>
             </body>

@@ -35,30 +35,20 @@ public final class TraceIO {
         Files.writeString(file, toJson(t) + "\n");
     }
 
-    /** Reads and validates a trace file; {@link TraceFormatException} with one line naming the problem. */
+    /**
+     * Reads and validates a trace file; {@link TraceFormatException} with one line naming the
+     * problem. Bounded ({@link JsonInput}): file size, nesting depth, number and string length.
+     */
     public static Trace read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new TraceFormatException(file + ": no such file");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new TraceFormatException(file + ": cannot read (" + e.getMessage() + ")");
-        }
-        return parse(file.toString(), text);
+        return validate(file.toString(), JsonInput.read(file, file.toString(), TraceFormatException::new));
     }
 
     /** Parses and validates trace JSON; {@code where} names the source in messages. */
     public static Trace parse(String where, String text) {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            String m = e.getOriginalMessage();
-            boolean truncated = m != null && (m.contains("end-of-input") || m.contains("Unexpected end"));
-            throw new TraceFormatException(where + ": " + (truncated ? "truncated JSON" : "malformed JSON")
-                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
-        }
+        return validate(where, JsonInput.parse(where, text, TraceFormatException::new));
+    }
+
+    private static Trace validate(String where, JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new TraceFormatException(where + ": not a kcheck trace (expected a JSON object)");
         }
@@ -79,11 +69,11 @@ public final class TraceIO {
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new TraceFormatException(where + ": bad field: " + firstLine(e.getMessage()));
         }
-        validate(where, t);
+        check(where, t);
         return t;
     }
 
-    private static void validate(String where, Trace t) {
+    private static void check(String where, Trace t) {
         require(where, t.model() != null && !t.model().isBlank(), "missing \"model\"");
         require(where, t.variant() != null, "missing \"variant\"");
         require(where, t.property() != null, "missing \"property\"");
@@ -103,12 +93,34 @@ public final class TraceIO {
             require(where, s.action() != null && !s.action().isBlank(), "step " + (i + 1) + " has no action");
             require(where, s.changes() != null && s.changes().stream().allMatch(TraceIO::validField),
                     "step " + (i + 1) + " has no valid \"changes\" list");
+            require(where, validLocks(s.locks(), t.actors().size()), "step " + (i + 1) + " has a bad \"locks\" list");
         }
+        require(where, validLocks(t.initialLocks(), t.actors().size()), "bad \"initialLocks\"");
+        require(where, t.legend() == null || t.legend().stream().allMatch(l -> l != null), "null line in \"legend\"");
         require(where, t.violationStep() >= 0 && t.violationStep() <= t.steps().size(),
                 "violationStep " + t.violationStep() + " outside 0.." + t.steps().size());
         if (t.loopStart() != null) {
             require(where, t.loopStart() >= 0 && t.loopStart() < t.steps().size(), "loopStart outside the steps");
         }
+    }
+
+    private static boolean validLocks(java.util.List<Trace.Lock> locks, int actors) {
+        if (locks == null) {
+            return true;
+        }
+        for (Trace.Lock l : locks) {
+            if (l == null || l.name() == null || l.holders() == null || l.waiters() == null) {
+                return false;
+            }
+            for (java.util.List<Integer> as : java.util.List.of(l.holders(), l.waiters())) {
+                for (Integer a : as) {
+                    if (a == null || a < 0 || a >= actors) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     private static boolean validField(Trace.Field f) {

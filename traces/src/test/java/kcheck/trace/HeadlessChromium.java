@@ -31,7 +31,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * and take a screenshot. Started with the flags this machine needs (no sandbox as root, no
  * background networking on a closed network).
  */
-final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Process process;
@@ -40,7 +40,7 @@ final class HeadlessChromium implements AutoCloseable {
     private final Map<Integer, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
 
     /** The browser binary, or null if none is installed. */
-    static Path binary() {
+    public static Path binary() {
         for (String p : new String[] {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
             if (Files.isExecutable(Path.of(p))) {
                 return Path.of(p);
@@ -49,7 +49,7 @@ final class HeadlessChromium implements AutoCloseable {
         return null;
     }
 
-    HeadlessChromium(Path binary, Path profile, String url) throws Exception {
+    public HeadlessChromium(Path binary, Path profile, String url) throws Exception {
         process = new ProcessBuilder(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--window-size=1280,900", "--user-data-dir=" + profile,
@@ -139,13 +139,13 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** Evaluates a JavaScript expression in the page and returns its value. */
-    JsonNode eval(String expression) throws Exception {
+    public JsonNode eval(String expression) throws Exception {
         ObjectNode p = JSON.createObjectNode().put("expression", expression).put("returnByValue", true);
         return send("Runtime.evaluate", p).path("result").path("value");
     }
 
     /** A real mouse click (press and release) at the centre of the element {@code selector}. */
-    void click(String selector) throws Exception {
+    public void click(String selector) throws Exception {
         JsonNode r = eval("(function(){var b=document.querySelector('" + selector
                 + "').getBoundingClientRect();return {x:b.left+b.width/2,y:b.top+b.height/2};})()");
         for (String type : new String[] {"mousePressed", "mouseReleased"}) {
@@ -156,20 +156,31 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** A real key press, e.g. "ArrowRight". */
-    void key(String key) throws Exception {
+    public void key(String key) throws Exception {
         for (String type : new String[] {"keyDown", "keyUp"}) {
             send("Input.dispatchKeyEvent", JSON.createObjectNode().put("type", type).put("key", key).put("code", key)
                     .put("windowsVirtualKeyCode", key.equals("ArrowRight") ? 39 : key.equals("ArrowLeft") ? 37 : 0));
         }
     }
 
-    byte[] screenshot() throws Exception {
+    public byte[] screenshot() throws Exception {
         String data = send("Page.captureScreenshot", JSON.createObjectNode().put("format", "png")).get("data").asText();
         return java.util.Base64.getDecoder().decode(data);
     }
 
+    /** A screenshot of the element {@code selector} only (the page scrolled to its top first, sticky bars back in place). */
+    public byte[] screenshot(String selector) throws Exception {
+        JsonNode r = eval("(function(){var e=document.querySelector('" + selector + "');window.scrollTo(0,0);"
+                + "var b=e.getBoundingClientRect();return {x:b.left+window.scrollX,y:b.top+window.scrollY,w:b.width,h:b.height};})()");
+        ObjectNode clip = JSON.createObjectNode().put("x", r.get("x").asDouble()).put("y", r.get("y").asDouble())
+                .put("width", r.get("w").asDouble()).put("height", r.get("h").asDouble()).put("scale", 1);
+        ObjectNode p = JSON.createObjectNode().put("format", "png").put("captureBeyondViewport", true);
+        p.set("clip", clip);
+        return java.util.Base64.getDecoder().decode(send("Page.captureScreenshot", p).get("data").asText());
+    }
+
     /** Waits until {@code expression} is true in the page. */
-    void await(String expression) throws Exception {
+    public void await(String expression) throws Exception {
         for (int i = 0; i < 200; i++) {
             if (eval(expression).asBoolean(false)) {
                 return;
@@ -197,7 +208,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** Deletes a browser profile directory, best effort (the browser may leave sockets behind). */
-    static void deleteQuietly(Path dir) {
+    public static void deleteQuietly(Path dir) {
         try (var s = Files.walk(dir)) {
             s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException | RuntimeException e) {

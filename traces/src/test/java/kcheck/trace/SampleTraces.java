@@ -24,6 +24,28 @@ final class SampleTraces {
                 null, null);
     }
 
+    /** {@link #fifo()} with the model's legend, lock lanes, the source hash and the kcheck version. */
+    static Trace withLocks() {
+        Trace t = fifo();
+        List<Trace.Lock> l0 = List.of(lock("rq0"), lock("rq1"));
+        List<Trace.Lock> l1 = List.of(lock("rq0", 0), lock("rq1", 1));
+        List<Trace.Lock> l2 = List.of(new Trace.Lock("rq0", List.of(0), List.of(1), true), lock("rq1"));
+        List<Trace.Lock> l3 = List.of(new Trace.Lock("rq0", List.of(0), List.of(1), true), lock("rq1", 0));
+        List<List<Trace.Lock>> after = List.of(l1, l2, l3);
+        List<Trace.Step> steps = new java.util.ArrayList<>();
+        for (Trace.Step s : t.steps()) {
+            steps.add(new Trace.Step(s.index(), s.actor(), s.action(), s.function(), s.changes(), s.state(), after.get(s.index() - 1)));
+        }
+        return new Trace(t.format(), t.model(), t.variant(), t.params(), t.property(), t.kind(), t.verdict(), t.message(), null,
+                t.actors(), t.initial(), steps, null, 3, null, null,
+                List.of("rqN.next: the next ticket rq N hands out", "rqN.serving: the ticket rq N serves now (not a CPU id)"),
+                l0, "ab".repeat(32), "kcheck 0.1.0 (git 0123abc)");
+    }
+
+    private static Trace.Lock lock(String name, Integer... holders) {
+        return new Trace.Lock(name, List.of(holders), List.of(), true);
+    }
+
     static Trace lasso() {
         Trace t = fifo();
         return new Trace(t.format(), t.model(), t.variant(), t.params(), "no-spin", "progress", "VIOLATED", "spins forever",

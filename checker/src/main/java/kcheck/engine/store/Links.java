@@ -7,7 +7,7 @@ package kcheck.engine.store;
  * that workers inserting into different shards never write the same cache line. Chunks are
  * allocated against the {@link MemoryBudget}.
  */
-public final class Links {
+public final class Links implements TraceLinks {
     private static final int CHUNK_BITS = 12;
     private static final int CHUNK = 1 << CHUNK_BITS;
 
@@ -61,13 +61,14 @@ public final class Links {
         return true;
     }
 
-    /** Parent of {@code id}, or -1 for an initial state. */
+    @Override
     public long parent(long id) {
         long local = Shards.localOf(id);
         int p = parents[Shards.shardOf(id)][(int) (local >>> CHUNK_BITS)][(int) (local & (CHUNK - 1))];
         return p;
     }
 
+    @Override
     public int ordinal(long id) {
         long local = Shards.localOf(id);
         return ordinals[Shards.shardOf(id)][(int) (local >>> CHUNK_BITS)][(int) (local & (CHUNK - 1))];

@@ -2,10 +2,18 @@ package kcheck.engine.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import kcheck.engine.Hashing;
 import kcheck.engine.Options;
@@ -93,20 +101,28 @@ class ExactStoreTest {
         assertThat(s.fullReason()).isEqualTo("memory budget");
     }
 
+    /**
+     * Four threads insert overlapping sets. Nothing is asserted on the workers (an assertion failing
+     * there would only kill that thread): they record what they saw, and the test thread checks it
+     * after joining them; an exception on a worker fails the test.
+     */
     @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void concurrentInsertsOfOverlappingSetsStoreEachStateExactlyOnce() throws Exception {
         for (boolean exact : new boolean[] {true, false}) {
             StateStore s = exact ? new ExactStore(2, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 31), true)
                     : new FingerprintStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 31), true);
             int n = 300_000;
             int threads = 4;
-            java.util.concurrent.ConcurrentHashMap<Long, Long> idOf = new java.util.concurrent.ConcurrentHashMap<>();
-            java.util.concurrent.atomic.AtomicLong news = new java.util.concurrent.atomic.AtomicLong();
-            java.util.List<Thread> ts = new java.util.ArrayList<>();
+            ConcurrentHashMap<Long, Long> idOf = new ConcurrentHashMap<>();
+            ConcurrentLinkedQueue<String> storedTwice = new ConcurrentLinkedQueue<>();
+            AtomicLong news = new AtomicLong();
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            List<Thread> ts = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 final int seed = t;
-                ts.add(new Thread(() -> {
-                    java.util.Random r = new java.util.Random(seed);
+                Thread th = new Thread(() -> {
+                    Random r = new Random(seed);
                     for (int k = 0; k < 2 * n; k++) {
                         /* every state in this thread's order (ascending or descending), interleaved with random repeats */
                         long v = k % 2 == 1 ? r.nextInt(n) : seed % 2 == 0 ? k / 2 : n - 1 - k / 2;
@@ -114,18 +130,26 @@ class ExactStoreTest {
                         long id = s.add(st, Hashing.hash(st, 0, 2));
                         if (id >= 0) {
                             news.incrementAndGet();
-                            assertThat(idOf.putIfAbsent(v, id)).as("state %d stored twice", v).isNull();
+                            Long before = idOf.putIfAbsent(v, id);
+                            if (before != null) {
+                                storedTwice.add("state " + v + " stored twice: ids " + before + " and " + id);
+                            }
                         }
                     }
-                }));
+                }, "inserter " + t);
+                th.setDaemon(true);
+                th.setUncaughtExceptionHandler((x, e) -> failures.add(e));
+                ts.add(th);
             }
             ts.forEach(Thread::start);
             for (Thread t : ts) {
                 t.join();
             }
+            assertThat(failures).as("exceptions on the inserting threads").isEmpty();
+            assertThat(storedTwice).as(exact ? "exact store" : "fingerprint store").isEmpty();
             assertThat(news.get()).isEqualTo(n);
             assertThat(s.size()).isEqualTo(n);
-            assertThat(new java.util.HashSet<>(idOf.values())).hasSize(n);
+            assertThat(new HashSet<>(idOf.values())).hasSize(n);
             if (s instanceof ExactStore e) {
                 long[] out = new long[2];
                 for (long v = 0; v < n; v += 101) {

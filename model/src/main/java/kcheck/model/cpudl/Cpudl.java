@@ -30,12 +30,30 @@ public final class Cpudl {
     /** Element field stores since the last {@link #resetWrites()}. */
     private long writes;
 
+    /*
+     * The kernel state outside struct cpudl that cpudeadline.c reads: not part of the heap, set by
+     * the caller (the model's hotplug and capacity dimensions), copied by copyFrom.
+     */
+    /** {@code cpu_active_mask} (read by the v3.14 to v3.19 {@code cpudl_find()}); every CPU by default. */
+    public final Cpumask cpuActiveMask;
+    /** {@code arch_scale_cpu_capacity(cpu)} per CPU; {@link #SCHED_CAPACITY_SCALE} by default. */
+    private final long[] capacity;
+    /** {@code sched_asym_cpucap_active()}: the {@code sched_asym_cpucapacity} static key; off by default. */
+    private boolean asymCpucap;
+
+    /** {@code SCHED_CAPACITY_SCALE} (include/linux/sched.h): the capacity of the biggest CPU. */
+    public static final long SCHED_CAPACITY_SCALE = 1024;
+
     private Cpudl(int nrCpus) {
         this.nrCpus = nrCpus;
         this.cpu = new int[nrCpus];
         this.dl = new long[nrCpus];
         this.idx = new int[nrCpus];
         this.freeCpus = new Cpumask(nrCpus);
+        this.cpuActiveMask = new Cpumask(nrCpus);
+        this.cpuActiveMask.setAll();
+        this.capacity = new long[nrCpus];
+        java.util.Arrays.fill(capacity, SCHED_CAPACITY_SCALE);
     }
 
     /**
@@ -59,10 +77,54 @@ public final class Cpudl {
         return cp;
     }
 
-    /** {@code cpudl_set_freecpu()}: marks {@code cpu} free (called from {@code rq_online_dl()}). */
+    /** {@code cpudl_set_freecpu()}: marks {@code cpu} free (called from {@code rq_online_dl()}; v4.x to v6.17). */
     @Kernel(function = "cpudl_set_freecpu", file = "kernel/sched/cpudeadline.c", version = "v4.8")
     public void setFreecpu(int c) {
         freeCpus.setCpu(c);
+    }
+
+    /** {@code cpudl_clear_freecpu()}: marks {@code cpu} not free (called from {@code rq_offline_dl()}; v4.x to v6.17). */
+    @Kernel(function = "cpudl_clear_freecpu", file = "kernel/sched/cpudeadline.c", version = "v4.8")
+    public void clearFreecpu(int c) {
+        freeCpus.clearCpu(c);
+    }
+
+    /** {@code arch_scale_cpu_capacity(cpu)}. */
+    @Kernel(function = "arch_scale_cpu_capacity", file = "include/linux/arch_topology.h", version = "v6.12")
+    public long archScaleCpuCapacity(int c) {
+        return capacity[c];
+    }
+
+    /** {@code sched_asym_cpucap_active()}. */
+    @Kernel(function = "sched_asym_cpucap_active", file = "kernel/sched/sched.h", version = "v6.12", line = 2057)
+    public boolean schedAsymCpucapActive() {
+        return asymCpucap;
+    }
+
+    /**
+     * Sets the CPU capacities ({@code arch_scale_cpu_capacity}); the asymmetric-capacity key is on
+     * iff they are not all equal (the kernel enables {@code sched_asym_cpucapacity} when the
+     * topology has CPUs of different capacities).
+     */
+    public void setCapacities(long... caps) {
+        if (caps.length != nrCpus) {
+            throw new IllegalArgumentException(caps.length + " capacities for " + nrCpus + " CPUs");
+        }
+        System.arraycopy(caps, 0, capacity, 0, nrCpus);
+        boolean asym = false;
+        for (long c : caps) {
+            asym |= c != caps[0];
+        }
+        asymCpucap = asym;
+    }
+
+    /** Sets one capacity and the asymmetric key explicitly (for tests and the conformance driver). */
+    public void setCapacity(int c, long cap) {
+        capacity[c] = cap;
+    }
+
+    public void setAsymCpucap(boolean on) {
+        asymCpucap = on;
     }
 
     public int nrCpus() {
@@ -147,6 +209,9 @@ public final class Cpudl {
         System.arraycopy(o.idx, 0, idx, 0, nrCpus);
         freeCpus.copyFrom(o.freeCpus);
         writes = o.writes;
+        cpuActiveMask.copyFrom(o.cpuActiveMask);
+        System.arraycopy(o.capacity, 0, capacity, 0, nrCpus);
+        asymCpucap = o.asymCpucap;
     }
 
     /**

@@ -14,8 +14,8 @@ import kcheck.model.VariantContract;
 import kcheck.model.VariantInfo;
 
 /**
- * {@code cpudl}: the SCHED_DEADLINE CPU max-heap (kernel/sched/cpudeadline.c, v4.8 to v4.9).
- * See KERNEL.md section 2.
+ * {@code cpudl}: the SCHED_DEADLINE CPU max-heap (kernel/sched/cpudeadline.c, v4.8, v4.9, v6.12)
+ * and the hotplug paths that call it. See docs/models/cpudl.md.
  */
 public final class CpudlFactory implements ModelFactory {
     public static final String NAME = "cpudl";
@@ -32,8 +32,12 @@ public final class CpudlFactory implements ModelFactory {
             .property("root-is-latest", Kind.INVARIANT, "the root holds a (cpu, dl) of the reference map and no deadline of the map is "
                     + "later (the heap is empty iff the map is)")
             .property("free-cpus", Kind.INVARIANT, "a CPU is in free_cpus iff it has no heap entry")
-            .property("find-sound", Kind.STEP, "cpudl_find returns what the reference map gives: the lowest allowed CPU without a "
-                    + "deadline, else the latest CPU if allowed and the task's deadline is earlier, else -1")
+            .property("find-sound", Kind.STEP, "cpudl_find returns what the reference map gives: v4.x the lowest allowed CPU without a "
+                    + "deadline (and, with hotplug, an online runqueue), else the latest CPU if allowed and the task's deadline is earlier, "
+                    + "else -1; v4.15+ (1/0 and later_mask) every such free CPU, with asymmetric capacities only those that fit the task or "
+                    + "else the largest (task_cpu on a tie), else the latest CPU as before")
+            .property("find-capacity", Kind.STEP, "with asymmetric CPU capacities, when the task may run on a free CPU whose capacity fits "
+                    + "it (dl_task_fits_capacity), cpudl_find returns a CPU that fits: the CPU it returns (v4.x) or a non-empty later_mask of fitting CPUs (v4.15+)")
             .property("same-heap", Kind.INVARIANT, "while the live keys are distinct and in (0, 2^63), the checked heap and the other "
                     + "version's heap (v4.9 for a v4.8 heap such as before, v4.8 otherwise) have identical slots, index array and size after every operation")
             .property("writes", Kind.METRIC, "element field stores (elements[].cpu/.dl/.idx) of one cpudl_set or cpudl_clear call")
@@ -43,10 +47,26 @@ public final class CpudlFactory implements ModelFactory {
                     CpudlV49::new)
             .variant(VariantInfo.of("rfc-v2", "the July 2016 posting: heapify_up compares the slot's current dl, not the original "
                     + "(an entry climbs one level)"), CpudlRfcV2::new)
+            .variant(VariantInfo.of("v6.12", "v6.12.117 (and v6.1.192): v4.9's heap, capacity-aware cpudl_find returning 1/0 with "
+                    + "later_mask, cpudl_clear(cp, cpu, online)"), CpudlV612::new)
+            .variant(VariantInfo.realBug("382748c05e58", "sched/deadline: only set free_cpus for online runqueues",
+                    "mainline after v6.18 (tip sched/core, Oct 2025); 6.1.y and 6.12.y stable",
+                    "v6.12 as released: cpudl_clear(cp, cpu) sets the free bit of a CPU whose runqueue is offline"),
+                    CpudlBugs.OnlyFreeWhenOnline::new)
+            .variant(VariantInfo.realBug("16b269436b72", "sched/deadline: Modify cpudl::free_cpus to reflect rd->online",
+                    "before v4.8 (release not confirmed)",
+                    "v4.8 heap with v3.14's hotplug paths: free_cpus set for every CPU at init, untouched by rq_online_dl/rq_offline_dl, "
+                    + "cpudl_find masked with cpu_active_mask"), CpudlBugs.FreeCpusReflectOnline::new)
+            .variant(VariantInfo.realBug("23e71d8ba429", "sched/deadline: Implement fallback mechanism for !fit case",
+                    "tip sched/core, Jun 2020 (v5.9 merge window)",
+                    "v6.12 cpudl_find without the fallback: returns 0 when free CPUs exist but none fits the task"),
+                    CpudlBugs.NoFitFallback::new)
             .variant(VariantInfo.mutant("mutant-clear-index-order", "v4.9, but cpudl_clear invalidates the CPU's idx before storing the "
                     + "moved CPU's idx"), CpudlMutants.ClearIndexOrder::new)
             .variant(VariantInfo.mutant("mutant-keeps-free-bit", "v4.9, but cpudl_set does not clear the CPU's free_cpus bit on insert"),
-                    CpudlMutants.KeepsFreeBit::new);
+                    CpudlMutants.KeepsFreeBit::new)
+            .variant(VariantInfo.mutant("mutant-find-ignores-capacity", "v6.12, but cpudl_find offers every free allowed CPU without "
+                    + "checking its capacity"), CpudlMutants.FindIgnoresCapacity::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
@@ -59,7 +79,7 @@ public final class CpudlFactory implements ModelFactory {
 
     @Override
     public String title() {
-        return "SCHED_DEADLINE CPU max-heap (kernel/sched/cpudeadline.c, v4.8 -> v4.9)";
+        return "SCHED_DEADLINE CPU max-heap (kernel/sched/cpudeadline.c, v4.8 -> v4.9, v6.12; hotplug paths of kernel/sched/deadline.c)";
     }
 
     @Override
@@ -74,7 +94,36 @@ public final class CpudlFactory implements ModelFactory {
                 ParamSpec.integer("depth", 4, 1, MAX_DEPTH, "cpudl_set/cpudl_clear calls per sequence (cpudl_find leaves the heap "
                         + "unchanged and does not count)"),
                 ParamSpec.choice("keys", "deadline domain: edge = 0, 2^63, 2^63+1, 2^63+2, 2^63-1, 2^64-1, 2^64-2, 1, 2, 3; "
-                        + "small = 1..5; wrap = 2^64-2, 2^64-1, 0, 1, 2", DeadlineDomain.names().toArray(String[]::new)));
+                        + "small = 1..5; wrap = 2^64-2, 2^64-1, 0, 1, 2", DeadlineDomain.names().toArray(String[]::new)),
+                ParamSpec.choice("hotplug", "off: every runqueue online throughout; on: also rq_offline_dl (CPU going down, or the runqueue "
+                        + "leaving the root domain) and rq_online_dl (back), each a call counted by depth", "off", "on"),
+                ParamSpec.choice("capacity", "CPU capacities: sym = all 1024 (no asymmetric capacity); big-little = lower half 512, rest 1024; "
+                        + "any = every little/big assignment as an initial state. With big-little/any each find asks for tasks of density "
+                        + "0.25 and 0.75 on every task_cpu", CpudlCapacity.names().toArray(String[]::new)));
+    }
+
+    @Override
+    public List<String> limits() {
+        return List.of(
+                "Heap deadlines are packed as indices into the keys domain: a variant may store in elements[].dl only 0 or a deadline "
+                        + "it was given.",
+                "elements[h].cpu (h < size) must be a CPU id 0..cpus-1, elements[c].idx IDX_INVALID or 0..cpus-1, size 0..cpus.",
+                "A call must not index outside elements[] from a consistent heap: the model does not represent memory-safety errors.",
+                "The writes metric packs at most 16 + 12 * (bits(cpus) + 2) element stores per call.",
+                "A cpudl_find that returns 1/0 with later_mask (findReturnsCpu() false) must return 0 or 1, and its answers are part of "
+                        + "the step number: with find-sound or find-capacity selected, at most about 20 CPUs (fewer with capacity=big-little|any).");
+    }
+
+    /** The real bugs of v6.x code are fixed by the v6.12 port; the rest by after (v4.9). */
+    @Override
+    public String fixOf(String variant) {
+        return variant.equals("bug-382748c05e58") || variant.equals("bug-23e71d8ba429") ? "v6.12" : "after";
+    }
+
+    /** One line per notation of cpudl traces. */
+    @Override
+    public List<String> legend() {
+        return CpudlDecoder.LEGEND;
     }
 
     @Override
@@ -99,7 +148,7 @@ public final class CpudlFactory implements ModelFactory {
         checkSelection(properties);
         /* the other version of the heap: chosen by what the implementation says it is, so a user's copy of before
            (version() "v4.8") is compared with v4.9 exactly like before itself */
-        CpudlHeap partner = "v4.8".equals(impl.version()) ? new CpudlV49() : new CpudlV48();
+        CpudlHeap partner = impl.version().startsWith("v4.8") ? new CpudlV49() : new CpudlV48();
         return new CpudlModel(variantName, params, impl, partner, Set.copyOf(properties));
     }
 

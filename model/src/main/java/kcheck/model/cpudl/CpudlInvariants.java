@@ -6,7 +6,7 @@ import static kcheck.model.cpudl.Deadlines.dlTimeBefore;
 import static kcheck.model.cpudl.Deadlines.format;
 
 /**
- * The properties of KERNEL.md section 2 as checks on a {@link Cpudl} (and the reference map),
+ * The properties of the cpudl model (docs/models/cpudl.md) as checks on a {@link Cpudl} (and the reference map),
  * shared by the explicit-state model and the generated-input suites. Each returns {@code null}
  * when the property holds and a one-line explanation when it does not (so the hot path does not
  * allocate).
@@ -73,6 +73,85 @@ public final class CpudlInvariants {
             }
         }
         return null;
+    }
+
+    /**
+     * {@code free-cpus} with CPUs whose runqueue may be offline (the hotplug dimension): a CPU is in
+     * free_cpus iff its runqueue is online in this root domain and it has no heap entry.
+     */
+    public static String freeCpus(Cpudl cp, CpudlReference ref) {
+        for (int c = 0; c < cp.nrCpus(); c++) {
+            boolean entry = cp.idx(c) != IDX_INVALID;
+            boolean expected = ref.isOnline(c) && !entry;
+            if (cp.freeCpus.testCpu(c) != expected) {
+                if (!ref.isOnline(c) && cp.freeCpus.testCpu(c)) {
+                    return "cpu " + c + " is in free_cpus but its runqueue is offline";
+                }
+                return entry ? "cpu " + c + " has heap entry " + cp.idx(c) + " but is in free_cpus"
+                        : "cpu " + c + " has no heap entry and an online runqueue but is not in free_cpus";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code find-sound} for the v4.15+ contract: {@code cpudl_find()} returned {@code ret} with
+     * {@code mask} in {@code later_mask}; see {@link CpudlReference#findAcceptsMask}.
+     */
+    public static String findSoundMask(int ret, long mask, DlTask p, CpudlReference ref, Cpudl env) {
+        if (ref.findAcceptsMask(ret, mask, p, env)) {
+            return null;
+        }
+        long free = ref.freeAllowedMask(p.cpusMask);
+        String expected = free != 0 ? "1, later_mask=" + maskString(CpudlReference.expectedFreeCandidates(free, p, env), ref.nrCpus())
+                : "the heap's answer for the latest deadline";
+        return "cpudl_find(" + p + ") returns " + ret + ", later_mask=" + maskString(mask, ref.nrCpus()) + " but the reference map " + ref
+                + " gives " + expected;
+    }
+
+    /**
+     * {@code find-capacity}: on a system with asymmetric CPU capacities, when the task may run on a
+     * free CPU whose capacity fits it, the answer's capacity fits: the returned CPU (v4.x), or a non-empty {@code later_mask} of fitting CPUs (v4.15+).
+     * {@code answerMask}: the returned CPU as a one-bit mask for v4.x, {@code later_mask} otherwise.
+     */
+    public static String findCapacity(int ret, long answerMask, DlTask p, CpudlReference ref, Cpudl env) {
+        if (!env.schedAsymCpucapActive()) {
+            return null;
+        }
+        long fit = CpudlReference.fitting(ref.freeAllowedMask(p.cpusMask), p, env);
+        if (fit == 0) {
+            return null;
+        }
+        boolean allFit = answerMask != 0;
+        for (long m = answerMask; m != 0; m &= m - 1) {
+            allFit &= DlTask.dlTaskFitsCapacity(env, p, Long.numberOfTrailingZeros(m));
+        }
+        if (ret == 1 && allFit) {
+            return null;
+        }
+        return "cpudl_find(" + p + ") answers " + maskString(answerMask, ref.nrCpus()) + " (return " + ret + ") although free CPUs "
+                + maskString(fit, ref.nrCpus()) + " fit the task (capacities " + capacities(env) + ")";
+    }
+
+    static String capacities(Cpudl env) {
+        StringBuilder b = new StringBuilder("[");
+        for (int c = 0; c < env.nrCpus(); c++) {
+            b.append(c == 0 ? "" : " ").append(env.archScaleCpuCapacity(c));
+        }
+        return b.append(']').toString();
+    }
+
+    /** {@code {0,2}} for bits 0 and 2. */
+    public static String maskString(long m, int n) {
+        StringBuilder b = new StringBuilder("{");
+        boolean first = true;
+        for (int c = 0; c < Math.min(n, 64); c++) {
+            if ((m & 1L << c) != 0) {
+                b.append(first ? "" : ",").append(c);
+                first = false;
+            }
+        }
+        return b.append('}').toString();
     }
 
     /**

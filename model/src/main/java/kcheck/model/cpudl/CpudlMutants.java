@@ -75,4 +75,25 @@ public final class CpudlMutants {
             }
         }
     }
+
+    /**
+     * v6.12's {@code cpudl_find()} that skips the capacity check ({@code if (true ||
+     * !sched_asym_cpucap_active())}): every free allowed CPU is a candidate, also one too small for
+     * the task while a big one is free. Breaks {@code find-capacity}.
+     */
+    public static final class FindIgnoresCapacity extends CpudlV612 {
+        @Override
+        public String version() {
+            return "v6.12 (mutant: capacity not checked)";
+        }
+
+        @Override
+        @Kernel(function = "cpudl_find", file = "kernel/sched/cpudeadline.c", version = "v6.12 (mutant: capacity not checked)")
+        public int find(Cpudl cp, DlTask p, Cpumask laterMask) {
+            if (laterMask != null && Cpumask.and(laterMask, cp.freeCpus, p.cpusMask)) {
+                return 1;
+            }
+            return super.find(cp, p, laterMask);
+        }
+    }
 }

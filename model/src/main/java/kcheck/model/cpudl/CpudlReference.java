@@ -12,11 +12,29 @@ import java.util.StringJoiner;
 public final class CpudlReference {
     private final long[] dl;
     private final boolean[] live;
+    /** Runqueue online in this root domain (all by default; the hotplug dimension changes it). */
+    private final boolean[] online;
     private int count;
 
     public CpudlReference(int nrCpus) {
         this.dl = new long[nrCpus];
         this.live = new boolean[nrCpus];
+        this.online = new boolean[nrCpus];
+        java.util.Arrays.fill(online, true);
+    }
+
+    /** Marks {@code cpu}'s runqueue online (or offline) in this root domain. */
+    public void setOnline(int cpu, boolean on) {
+        online[cpu] = on;
+    }
+
+    public boolean isOnline(int cpu) {
+        return online[cpu];
+    }
+
+    /** True if {@code cpu} should be in {@code free_cpus}: its runqueue is online here and it has no deadline. */
+    public boolean shouldBeFree(int cpu) {
+        return online[cpu] && !live[cpu];
     }
 
     public int nrCpus() {
@@ -121,10 +139,10 @@ public final class CpudlReference {
         return false;
     }
 
-    /** The lowest CPU in {@code allowed} with no deadline, or -1. */
+    /** The lowest CPU in {@code allowed} with no deadline (and an online runqueue), or -1. */
     public int firstFreeAllowed(Cpumask allowed) {
         for (int c = 0; c < dl.length; c++) {
-            if (!live[c] && allowed.testCpu(c)) {
+            if (shouldBeFree(c) && allowed.testCpu(c)) {
                 return c;
             }
         }
@@ -144,6 +162,84 @@ public final class CpudlReference {
             }
         }
         return -1;
+    }
+
+    /**
+     * The v4.15+ contract ({@code cpudl_find()} returns 1/0 and the candidates in
+     * {@code later_mask}), per this map, for task {@code p} on a system with the capacities of
+     * {@code env}: if the task may run on some free CPU (online, no deadline), 1 and those CPUs;
+     * with asymmetric capacities only those that fit the task, or if none fits the one with the
+     * largest capacity (the lowest such CPU, or {@code task_cpu(p)} if it is one of them);
+     * otherwise as v4.x: 1 and {the latest CPU} if the task may run there and its deadline is
+     * earlier (any of the latest, if tied), else 0 and an empty mask. Returns true if
+     * ({@code ret}, {@code mask}) is one of the answers (mask: bit c = CPU c, CPUs below 64).
+     */
+    public boolean findAcceptsMask(int ret, long mask, DlTask p, Cpudl env) {
+        long free = freeAllowedMask(p.cpusMask);
+        if (free != 0) {
+            return ret == 1 && mask == expectedFreeCandidates(free, p, env);
+        }
+        if (count == 0) {
+            return ret == 0 && mask == 0;
+        }
+        long m = latest();
+        for (int c = 0; c < dl.length; c++) {
+            if (live[c] && dl[c] == m) {
+                boolean yes = p.cpusMask.testCpu(c) && dlTimeBefore(p.deadline, m);
+                if (yes ? ret == 1 && mask == 1L << c : ret == 0 && mask == 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The free CPUs the task may run on, as a bit set. */
+    public long freeAllowedMask(Cpumask allowed) {
+        long free = 0;
+        for (int c = 0; c < dl.length && c < 64; c++) {
+            if (shouldBeFree(c) && allowed.testCpu(c)) {
+                free |= 1L << c;
+            }
+        }
+        return free;
+    }
+
+    /** Of the free allowed CPUs {@code free}: those whose capacity fits the task (bit set). */
+    public static long fitting(long free, DlTask p, Cpudl env) {
+        long fit = 0;
+        for (long m = free; m != 0; m &= m - 1) {
+            int c = Long.numberOfTrailingZeros(m);
+            if (DlTask.dlTaskFitsCapacity(env, p, c)) {
+                fit |= 1L << c;
+            }
+        }
+        return fit;
+    }
+
+    /** What {@code later_mask} must hold when free allowed CPUs {@code free} exist. */
+    public static long expectedFreeCandidates(long free, DlTask p, Cpudl env) {
+        if (!env.schedAsymCpucapActive()) {
+            return free;
+        }
+        long fit = fitting(free, p, env);
+        if (fit != 0) {
+            return fit;
+        }
+        long maxCap = -1;
+        for (long m = free; m != 0; m &= m - 1) {
+            maxCap = Math.max(maxCap, env.archScaleCpuCapacity(Long.numberOfTrailingZeros(m)));
+        }
+        if (p.cpu >= 0 && p.cpu < 64 && (free & 1L << p.cpu) != 0 && env.archScaleCpuCapacity(p.cpu) == maxCap) {
+            return 1L << p.cpu;
+        }
+        for (long m = free; m != 0; m &= m - 1) {
+            int c = Long.numberOfTrailingZeros(m);
+            if (env.archScaleCpuCapacity(c) == maxCap) {
+                return 1L << c;
+            }
+        }
+        return 0;
     }
 
     /** {@code {0:2^63+1, 1:2^63+2}}. */

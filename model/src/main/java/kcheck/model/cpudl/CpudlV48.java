@@ -137,4 +137,22 @@ public class CpudlV48 implements CpudlHeap {
     public void clear(Cpudl cp, int cpu) {
         cpudlSet(cp, cpu, 0, 0);
     }
+
+    /** {@code rq_online_dl(rq)} v4.8: {@code cpudl_set_freecpu()}, then {@code cpudl_set()} if the runqueue has deadline tasks. */
+    @Override
+    @Kernel(function = "rq_online_dl", file = "kernel/sched/deadline.c", version = "v4.8")
+    public void rqOnlineDl(Cpudl cp, int cpu, boolean dlTasks, long earliest) {
+        cp.setFreecpu(cpu);
+        if (dlTasks) {
+            set(cp, cpu, earliest);
+        }
+    }
+
+    /** {@code rq_offline_dl(rq)} v4.8: remove the CPU from the heap, then {@code cpudl_clear_freecpu()}. */
+    @Override
+    @Kernel(function = "rq_offline_dl", file = "kernel/sched/deadline.c", version = "v4.8")
+    public void rqOfflineDl(Cpudl cp, int cpu) {
+        cpudlSet(cp, cpu, 0, 0);
+        cp.clearFreecpu(cpu);
+    }
 }

@@ -60,6 +60,42 @@ public final class Cpumask {
         return nrCpus;
     }
 
+    /** {@code cpumask_next(n, mask)}: the lowest CPU above {@code n} that is set, or nr_cpu_ids ({@code for_each_cpu}). */
+    @Kernel(function = "cpumask_next", file = "include/linux/cpumask.h", version = "v6.12")
+    public int next(int n) {
+        for (int c = n + 1; c < nrCpus; c++) {
+            if ((bits[c >>> 6] & (1L << c)) != 0) {
+                return c;
+            }
+        }
+        return nrCpus;
+    }
+
+    /** The mask as a bit set of the first 64 CPUs (for packing a model state). */
+    public long low64() {
+        return bits[0];
+    }
+
+    /** Sets exactly the CPUs of {@code m} among the first 64. */
+    public void setLow64(long m) {
+        clearAll();
+        bits[0] = nrCpus >= 64 ? m : m & ((1L << nrCpus) - 1);
+    }
+
+    /** Hex, most significant non-zero 64-bit word first unpadded, lower words padded to 16 digits ({@code f}, {@code 10000000000000000}). */
+    public String toHex() {
+        int top = bits.length - 1;
+        while (top > 0 && bits[top] == 0) {
+            top--;
+        }
+        StringBuilder b = new StringBuilder(Long.toHexString(bits[top]));
+        for (int w = top - 1; w >= 0; w--) {
+            String h = Long.toHexString(bits[w]);
+            b.append("0".repeat(16 - h.length())).append(h);
+        }
+        return b.toString();
+    }
+
     /** Sets every CPU. */
     public void setAll() {
         Arrays.fill(bits, -1L);

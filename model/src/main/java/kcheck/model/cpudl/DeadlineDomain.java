@@ -13,7 +13,7 @@ import java.util.StringJoiner;
  *
  * <ul>
  * <li>{@code edge} (default): 0, 2^63, 2^63+1, 2^63+2, 2^63-1, 2^64-1, 2^64-2, 1, 2, 3: the
- * edges KERNEL.md names, and small offsets around the two window bases where u64 order and
+ * edges the original specification names, and small offsets around the two window bases where u64 order and
  * {@code dl_time_before} order part (2^63 and 2^64 = 0).</li>
  * <li>{@code small}: 1..5 (no wrap-around: the keys of the rfc-v2 bug).</li>
  * <li>{@code wrap}: 2^64-2, 2^64-1, 0, 1, 2 (a window across the u64 wrap to 0).</li>

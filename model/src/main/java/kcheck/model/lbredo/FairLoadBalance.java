@@ -31,6 +31,24 @@ public abstract class FairLoadBalance implements LoadBalance {
         return mask & ~(1L << cpu);
     }
 
+    /**
+     * The {@code out_balanced:} label of {@code load_balance()} (v5.4 and later, with f6cad8df6b30
+     * "sched/fair: Fix imbalance due to CPU affinity"): "We reach balance although we may have
+     * faced some affinity constraints. Clear the imbalance flag only if other tasks got a chance
+     * to move and fix the imbalance." Then the call returns 0 ({@code out_all_pinned},
+     * {@code out_one_pinned}: balance-interval tuning, not modelled).
+     */
+    @Kernel(function = "load_balance", file = "kernel/sched/fair.c", version = "v5.11")
+    protected int outBalanced(LbEnv env, Sched s) {
+        if (s.sdParent() && (env.flags & LbEnv.LBF_ALL_PINNED) == 0) {
+            /* int *group_imbalance = &sd_parent->groups->sgc->imbalance; */
+            if (s.sdParentGroupImbalance()) {
+                s.setSdParentGroupImbalance(false);
+            }
+        }
+        return OUT_BALANCED;
+    }
+
     @Kernel(function = "should_we_balance", file = "kernel/sched/fair.c", version = "v5.11")
     protected boolean shouldWeBalance(LbEnv env, Sched s) {
         /*

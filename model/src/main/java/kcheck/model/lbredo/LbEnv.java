@@ -14,6 +14,8 @@ public final class LbEnv {
     public static final int LBF_NEED_BREAK = 0x02;
     public static final int LBF_DST_PINNED = 0x04;
     public static final int LBF_SOME_PINNED = 0x08;
+    /** v5.13 and later: set only in the {@code lb_env} of {@code active_load_balance_cpu_stop()}. */
+    public static final int LBF_ACTIVE_LB = 0x10;
 
     /* enum cpu_idle_type (include/linux/sched/idle.h, v5.11) */
     public static final int CPU_IDLE = 0;
@@ -26,9 +28,9 @@ public final class LbEnv {
     public static final int MIGRATE_TASK = 2;
     public static final int MIGRATE_MISFIT = 3;
 
-    /** {@code static const unsigned int sched_nr_migrate_break = 32;} */
+    /** {@code static const unsigned int sched_nr_migrate_break = 32;} (v5.x; v6.x: {@code SCHED_NR_MIGRATE_BREAK}, see {@link Sched#schedNrMigrateBreak}) */
     public static final int SCHED_NR_MIGRATE_BREAK = 32;
-    /** {@code sysctl_sched_nr_migrate}, default 32. */
+    /** {@code sysctl_sched_nr_migrate}, default 32 (the value in use: {@link Sched#sysctlSchedNrMigrate}). */
     public static final int SYSCTL_SCHED_NR_MIGRATE = 32;
 
     public int srcCpu = -1;

@@ -18,7 +18,8 @@ import kcheck.model.VariantInfo;
 
 /**
  * {@code lb-redo}: the bounded redo of {@code load_balance()} (kernel/sched/fair.c, v5.11, the
- * RFC of 2021-01-25, and v5.13 with acb4decc1e90). See KERNEL.md section 4 and
+ * RFC of 2021-01-25 (https://lore.kernel.org/lkml/1611554578-6464-1-git-send-email-aubrey.li@intel.com/),
+ * v5.13 with acb4decc1e90, and {@code sched_balance_rq()} of v6.12), with its real bugs. See
  * docs/models/lb-redo.md.
  */
 public final class LbRedoFactory implements ModelFactory {
@@ -37,6 +38,14 @@ public final class LbRedoFactory implements ModelFactory {
             .property("pinned-redo-kept", Kind.STEP, "when the LBF_ALL_PINNED branch is taken for busiest B after every examined "
                     + "task of B was pinned away from dst_cpu, and a CPU C != B in cpus outside the local group has "
                     + "nr_running >= 2 and a task allowed on dst_cpu, the call executes goto redo")
+            .property("scan-bounded", Kind.STEP, "one detach_tasks call examines at most env->loop_max = "
+                    + "min(sysctl_sched_nr_migrate, nr_running) tasks of busiest: it never goes round the runqueue again "
+                    + "with the lock held")
+            .property("imbalance-kept", Kind.STEP, "a load_balance call below the top domain that set sd_parent's group "
+                    + "imbalance flag (a task it could not move because of affinity) returns with the flag still set, so "
+                    + "the parent level sees the imbalance (holds trivially with one domain level)")
+            .property("newidle-pulls-here", Kind.STEP, "a CPU_NEWLY_IDLE balance migrates tasks only to the CPU going idle, "
+                    + "never to another CPU of its group (LBF_DST_PINNED is for periodic balancing)")
             .property("redos", Kind.METRIC, "goto redo executed in one load_balance call")
             .property("stat-passes", Kind.METRIC, "group statistics passes (find_busiest_group calls, each O(CPUs)) in one "
                     + "load_balance call")
@@ -49,10 +58,39 @@ public final class LbRedoFactory implements ModelFactory {
                     LoadBalanceRfc::new)
             .variant(VariantInfo.of("after", "v5.13 (acb4decc1e90): detach_tasks clears ALL_PINNED if busiest has <= 1 task"),
                     LoadBalanceV513::new)
+            .variant(VariantInfo.of("v6.12", "sched_balance_rq of v6.12 (renamed in v6.10): group_balance_mask, "
+                    + "SCHED_NR_MIGRATE_BREAK, should_we_balance bails out for a newly idle CPU with a task"),
+                    SchedBalanceRqV612::new)
+            .variant(VariantInfo.realBug("acb4decc1e90", "sched/fair: Reduce long-tail newly idle balance cost", "v5.13",
+                    "v5.12 (the v5.13 port without acb4decc1e90's emptied-source test in detach_tasks): a pull before "
+                            + "rq_lock leaves ALL_PINNED set and load_balance redoes"),
+                    LbRedoRealBugs.V512::new)
+            .variant(VariantInfo.realBug("65a4433aebe3", "sched/fair: Fix load_balance() affinity redo path",
+                    "unconfirmed (authored 2017-06-07)",
+                    "the v5.11 port with cpus = cpu_active_mask (not & sched_domain_span) and the redo while "
+                            + "!cpumask_empty(cpus): one more redo with nothing left to pull from"),
+                    LbRedoRealBugs.AffinityRedoPath::new)
+            .variant(VariantInfo.realBug("f6cad8df6b30", "sched/fair: Fix imbalance due to CPU affinity", "v5.4",
+                    "the v5.11 port whose out_balanced clears sd_parent's group imbalance although LBF_ALL_PINNED is "
+                            + "still set (needs topology=smt or cluster)"),
+                    LbRedoRealBugs.ImbalanceCleared::new)
+            .variant(VariantInfo.realBug("2feab2492deb",
+                    "Revert \"sched/fair: Make sure to try to detach at least one movable task\"", "v6.10",
+                    "v6.9: the v6.12 port with b0defa7ae03e back in: detach_tasks ignores loop_max while every task "
+                            + "seen was pinned and goes round the runqueue up to loop_break"),
+                    LbRedoRealBugs.DetachAtLeastOne::new)
             .variant(VariantInfo.mutant("mutant-keeps-busiest", "before, but the all-pinned branch keeps busiest in cpus"),
                     LbRedoMutants.KeepsBusiest::new)
             .variant(VariantInfo.mutant("mutant-no-loop-reset", "after, but env.loop is not reset before goto redo"),
-                    LbRedoMutants.NoLoopReset::new);
+                    LbRedoMutants.NoLoopReset::new)
+            .variant(VariantInfo.mutant("mutant-scan-one-past", "v6.12, but detach_tasks stops at loop > loop_max + 1"),
+                    LbRedoMutants.ScanOnePast::new)
+            .variant(VariantInfo.mutant("mutant-all-pinned-clears-imbalance",
+                    "v6.12, but out_all_pinned also clears sd_parent's group imbalance flag"),
+                    LbRedoMutants.AllPinnedClearsImbalance::new)
+            .variant(VariantInfo.mutant("mutant-newidle-new-dst",
+                    "after, but can_migrate_task computes new_dst_cpu for CPU_NEWLY_IDLE too"),
+                    LbRedoMutants.NewidleNewDst::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
@@ -68,7 +106,7 @@ public final class LbRedoFactory implements ModelFactory {
 
     @Override
     public String title() {
-        return "bounded redo in load_balance (kernel/sched/fair.c, v5.11 -> RFC -> v5.13, acb4decc1e90)";
+        return "bounded redo in load_balance (kernel/sched/fair.c, v5.11 -> RFC -> v5.13, acb4decc1e90; sched_balance_rq v6.12)";
     }
 
     @Override
@@ -79,13 +117,42 @@ public final class LbRedoFactory implements ModelFactory {
     @Override
     public List<ParamSpec> params() {
         return List.of(
-                ParamSpec.integer("cpus", 4, 2, 16, "CPUs in the scheduling domain (CPU 0 balances)"),
-                ParamSpec.integer("groups", 2, 2, 16, "sched groups, contiguous, near-equal; CPU 0's is the local one"),
+                ParamSpec.integer("cpus", 4, 2, 16, "CPUs of the machine (CPU 0 balances; with topology=flat, the domain)"),
+                ParamSpec.integer("groups", 2, 2, 16, "sched groups of the top domain, contiguous, near-equal; CPU 0's is the local one"),
                 ParamSpec.choice("scenario", "race: free tasks and concurrent pulls; pinned: pinned tasks, no pulls; "
                         + "all: both", LbDomain.ALL, LbDomain.RACE, LbDomain.PINNED),
-                ParamSpec.integer("tasks", 2, 2, 4, "tasks per busy CPU outside the local group"),
+                ParamSpec.integer("tasks", 2, 2, 4, "tasks per busy CPU (a CPU that can be the busiest queue at some level)"),
                 new ParamSpec("pulls", "auto", "pulls other CPUs make concurrently (auto: 1 for race and all, 0 for pinned)",
-                        0, 0, PULLS));
+                        0, 0, PULLS),
+                ParamSpec.choice("topology", "flat: one domain; smt: CPU 0 balances its SMT pair, then the MC domain of "
+                        + "SMT-pair groups; cluster: its cluster (one CPU per group), then the package domain of cluster groups",
+                        LbDomain.FLAT, LbDomain.SMT, LbDomain.CLUSTER),
+                ParamSpec.choice("idle", "the cpu_idle_type CPU 0 balances with: newly-idle (CPU_NEWLY_IDLE), idle "
+                        + "(CPU_IDLE, periodic balance of an idle CPU), not-idle (CPU_NOT_IDLE, periodic balance of a busy CPU)",
+                        IDLE_NEWLY, IDLE_IDLE, IDLE_NOT),
+                ParamSpec.choice("masks", "task affinity masks in the pinned patterns: own (every CPU or the task's own CPU), "
+                        + "local (also own CPU + a CPU of CPU 0's group other than CPU 0: LBF_DST_PINNED), any (every mask "
+                        + "over the CPUs that holds the task's own CPU; small domains)",
+                        LbDomain.MASKS_OWN, LbDomain.MASKS_LOCAL, LbDomain.MASKS_ANY),
+                ParamSpec.integer("nr-migrate", LbEnv.SYSCTL_SCHED_NR_MIGRATE, 1, 1024, "sysctl_sched_nr_migrate "
+                        + "(debugfs sched/nr_migrate): loop_max = min(nr-migrate, nr_running); every value >= tasks is one class"),
+                ParamSpec.choice("nr-migrate-break", "SCHED_NR_MIGRATE_BREAK of the v6.x ports: 32, or 8 with "
+                        + "CONFIG_PREEMPT_RT (v5.x has sched_nr_migrate_break = 32 built in)", "32", "8"));
+    }
+
+    static final String IDLE_NEWLY = "newly-idle";
+    static final String IDLE_IDLE = "idle";
+    static final String IDLE_NOT = "not-idle";
+
+    @Override
+    public List<String> limits() {
+        return LbRedoLayout.limits();
+    }
+
+    /** The notations of lb-redo's trace fields, one line each. */
+    @Override
+    public List<String> legend() {
+        return LbRedoDecoder.legend();
     }
 
     @Override
@@ -155,6 +222,9 @@ public final class LbRedoFactory implements ModelFactory {
                         + "); use scenario=all for pinned tasks and pulls together");
             }
         }
-        return LbDomain.scenario(cpus, groups, scenario, params.integer("tasks"), p);
+        String idle = params.get("idle");
+        int idleType = idle.equals(IDLE_IDLE) ? LbEnv.CPU_IDLE : idle.equals(IDLE_NOT) ? LbEnv.CPU_NOT_IDLE : LbEnv.CPU_NEWLY_IDLE;
+        return LbDomain.of(new LbDomain.Spec(cpus, groups, scenario, params.integer("tasks"), p, params.get("topology"),
+                params.get("masks"), idleType, params.integer("nr-migrate"), Integer.parseInt(params.get("nr-migrate-break"))));
     }
 }

@@ -3,14 +3,15 @@ package kcheck.model.lbredo;
 import static kcheck.model.lbredo.LbEnv.LBF_ALL_PINNED;
 import static kcheck.model.lbredo.LbEnv.LBF_DST_PINNED;
 import static kcheck.model.lbredo.LbEnv.LBF_NEED_BREAK;
+import static kcheck.model.lbredo.LbEnv.LBF_SOME_PINNED;
 import static kcheck.model.lbredo.LbEnv.SCHED_NR_MIGRATE_BREAK;
 
 import kcheck.model.Kernel;
 
 /**
  * Seeded mutants: one deliberate, realistic bug each, to show that a property catches what it
- * claims to catch. They differ from their base only after {@code detach_tasks()} (the
- * {@link LoadBalance#AFTER_DETACH} part of {@code load_balance()}); the rest is inherited.
+ * claims to catch. Each differs from its base in one place, named in its comment; the rest is
+ * inherited.
  */
 public final class LbRedoMutants {
     private LbRedoMutants() {
@@ -24,10 +25,14 @@ public final class LbRedoMutants {
         @Override
         @Kernel(function = "load_balance", file = "kernel/sched/fair.c", version = "v5.11 (mutant: busiest kept in cpus)")
         public int loadBalance(LoadBalanceCall lb, Sched s) {
-            if (lb.at != AFTER_DETACH || (lb.env.flags & (LBF_NEED_BREAK | LBF_DST_PINNED)) != 0) {
+            if (lb.at != AFTER_DETACH || (lb.env.flags & LBF_NEED_BREAK) != 0
+                    || (lb.env.flags & LBF_DST_PINNED) != 0 && lb.env.imbalance > 0) {
                 return super.loadBalance(lb, s);
             }
             LbEnv env = lb.env;
+            if (s.sdParent() && (env.flags & LBF_SOME_PINNED) != 0 && env.imbalance > 0) {
+                s.setSdParentGroupImbalance(true);
+            }
             if ((env.flags & LBF_ALL_PINNED) != 0) {
                 if (!cpumaskSubset(env.cpus & ~(1L << lb.busiest), env.dstGrpmask)) {
                     env.loop = 0;
@@ -50,10 +55,14 @@ public final class LbRedoMutants {
         @Override
         @Kernel(function = "load_balance", file = "kernel/sched/fair.c", version = "v5.13 (mutant: loop not reset on redo)")
         public int loadBalance(LoadBalanceCall lb, Sched s) {
-            if (lb.at != AFTER_DETACH || (lb.env.flags & (LBF_NEED_BREAK | LBF_DST_PINNED)) != 0) {
+            if (lb.at != AFTER_DETACH || (lb.env.flags & LBF_NEED_BREAK) != 0
+                    || (lb.env.flags & LBF_DST_PINNED) != 0 && lb.env.imbalance > 0) {
                 return super.loadBalance(lb, s);
             }
             LbEnv env = lb.env;
+            if (s.sdParent() && (env.flags & LBF_SOME_PINNED) != 0 && env.imbalance > 0) {
+                s.setSdParentGroupImbalance(true);
+            }
             if ((env.flags & LBF_ALL_PINNED) != 0) {
                 env.cpus = cpumaskClearCpu(lb.busiest, env.cpus);
                 if (!cpumaskSubset(env.cpus, env.dstGrpmask)) {
@@ -63,6 +72,65 @@ public final class LbRedoMutants {
                 return OUT_ALL_PINNED;
             }
             return OUT;
+        }
+    }
+
+    /**
+     * v6.12 whose {@code detach_tasks()} stops one task late ({@code loop > loop_max + 1}, an
+     * off-by-one): with every task pinned it examines {@code loop_max + 1} tasks, one of them
+     * twice. Breaks {@code scan-bounded}.
+     */
+    public static final class ScanOnePast extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "detach_tasks", file = "kernel/sched/fair.c", version = "v6.12 (mutant: loop > loop_max + 1)")
+        protected int detachTasks(LbEnv env, Sched s) {
+            int max = env.loopMax;
+            env.loopMax = max + 1;
+            try {
+                return super.detachTasks(env, s);
+            } finally {
+                env.loopMax = max;
+            }
+        }
+    }
+
+    /**
+     * v6.12 whose {@code out_all_pinned} path also clears {@code sd_parent}'s group imbalance flag
+     * (as if the label sat above the clearing code of {@code out_balanced}). Breaks
+     * {@code imbalance-kept}.
+     */
+    public static final class AllPinnedClearsImbalance extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "sched_balance_rq", file = "kernel/sched/fair.c", version = "v6.12 (mutant: out_all_pinned clears sgc->imbalance)")
+        protected int schedBalanceRq(LoadBalanceCall lb, Sched s) {
+            int ret = super.schedBalanceRq(lb, s);
+            if (ret == OUT_ALL_PINNED && s.sdParent()) {
+                s.setSdParentGroupImbalance(false);
+            }
+            return ret;
+        }
+    }
+
+    /**
+     * v5.13 whose {@code can_migrate_task()} looks for a {@code new_dst_cpu} on a newly idle
+     * balance too (without the {@code env->idle == CPU_NEWLY_IDLE ||} test): a task pinned away
+     * from the CPU going idle is moved to another CPU of its group. Breaks
+     * {@code newidle-pulls-here} once a mask allows such a CPU ({@code masks=local}).
+     */
+    public static final class NewidleNewDst extends LoadBalanceV513 {
+        @Override
+        @Kernel(function = "can_migrate_task", file = "kernel/sched/fair.c", version = "v5.13 (mutant: new_dst_cpu on NEWLY_IDLE)")
+        protected boolean canMigrateTask(int p, LbEnv env, Sched s) {
+            if ((s.cpusPtr(p) & (1L << env.dstCpu)) == 0 && env.idle == LbEnv.CPU_NEWLY_IDLE) {
+                int idle = env.idle;
+                env.idle = LbEnv.CPU_IDLE;      /* the test "env->idle == CPU_NEWLY_IDLE ||" is gone */
+                try {
+                    return super.canMigrateTask(p, env, s);
+                } finally {
+                    env.idle = idle;
+                }
+            }
+            return super.canMigrateTask(p, env, s);
         }
     }
 }

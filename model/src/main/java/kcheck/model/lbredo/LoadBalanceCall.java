@@ -14,13 +14,24 @@ public final class LoadBalanceCall {
     public int ldMoved;
     /** The CPU running the call ({@code this_cpu}). */
     public int thisCpu;
+    /** The {@code idle} argument: {@link LbEnv#CPU_NEWLY_IDLE}, {@link LbEnv#CPU_IDLE} or {@link LbEnv#CPU_NOT_IDLE}. */
+    public int idle = LbEnv.CPU_NEWLY_IDLE;
+    /** {@code *continue_balancing}: cleared when {@code should_we_balance()} says another CPU balances this domain. */
+    public boolean continueBalancing = true;
 
-    /** A fresh call on {@code thisCpu}, before {@code load_balance()} starts. */
+    /** A fresh newly idle call on {@code thisCpu}, before {@code load_balance()} starts. */
     public void start(int thisCpu) {
+        start(thisCpu, LbEnv.CPU_NEWLY_IDLE);
+    }
+
+    /** A fresh call on {@code thisCpu} with the given {@code idle} argument, before {@code load_balance()} starts. */
+    public void start(int thisCpu, int idle) {
         this.thisCpu = thisCpu;
+        this.idle = idle;
         at = LoadBalance.ENTRY;
         env.clear();
         busiest = -1;
         ldMoved = 0;
+        continueBalancing = true;
     }
 }

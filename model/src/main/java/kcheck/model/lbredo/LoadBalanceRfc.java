@@ -1,11 +1,10 @@
 package kcheck.model.lbredo;
 
-import static kcheck.model.lbredo.LbEnv.CPU_NEWLY_IDLE;
 import static kcheck.model.lbredo.LbEnv.LBF_ALL_PINNED;
 import static kcheck.model.lbredo.LbEnv.LBF_DST_PINNED;
 import static kcheck.model.lbredo.LbEnv.LBF_NEED_BREAK;
+import static kcheck.model.lbredo.LbEnv.LBF_SOME_PINNED;
 import static kcheck.model.lbredo.LbEnv.SCHED_NR_MIGRATE_BREAK;
-import static kcheck.model.lbredo.LbEnv.SYSCTL_SCHED_NR_MIGRATE;
 
 import kcheck.model.Kernel;
 
@@ -31,22 +30,23 @@ public class LoadBalanceRfc extends LoadBalanceV511 {
                 env.clear();
                 env.dstCpu = lb.thisCpu;
                 env.dstGrpmask = s.schedGroupSpanOf(lb.thisCpu);
-                env.idle = CPU_NEWLY_IDLE;
+                env.idle = lb.idle;
                 env.loopBreak = SCHED_NR_MIGRATE_BREAK;
                 env.redoMax = SCHED_NR_LB_REDO;          /* + .redo_max = sched_nr_lb_redo, */
                 env.cpus = s.schedDomainSpan() & s.cpuActiveMask();
                 /* fall through to redo: */
             case REDO: {
                 if (!shouldWeBalance(env, s)) {
-                    return OUT_BALANCED;
+                    lb.continueBalancing = false;   /* *continue_balancing = 0; */
+                    return outBalanced(env, s);
                 }
                 int group = findBusiestGroup(env, s);
                 if (group < 0) {
-                    return OUT_BALANCED;
+                    return outBalanced(env, s);
                 }
                 lb.busiest = findBusiestQueue(env, group, s);
                 if (lb.busiest < 0) {
-                    return OUT_BALANCED;
+                    return outBalanced(env, s);
                 }
                 if (lb.busiest == env.dstCpu) {
                     throw new IllegalStateException("BUG_ON(busiest == env.dst_rq)");
@@ -59,7 +59,7 @@ public class LoadBalanceRfc extends LoadBalanceV511 {
                 Rq busiest = s.cpuRq(lb.busiest);
                 if (busiest.nrRunning > 1) {
                     env.flags |= LBF_ALL_PINNED;
-                    env.loopMax = Math.min(SYSCTL_SCHED_NR_MIGRATE, busiest.nrRunning);
+                    env.loopMax = Math.min(s.sysctlSchedNrMigrate(), busiest.nrRunning);
                     return MORE_BALANCE;
                 }
                 return OUT;
@@ -87,6 +87,12 @@ public class LoadBalanceRfc extends LoadBalanceV511 {
                     env.loop = 0;
                     env.loopBreak = SCHED_NR_MIGRATE_BREAK;
                     return MORE_BALANCE;
+                }
+                /* We failed to reach balance because of affinity. */
+                if (s.sdParent()) {
+                    if ((env.flags & LBF_SOME_PINNED) != 0 && env.imbalance > 0) {
+                        s.setSdParentGroupImbalance(true);
+                    }
                 }
                 if ((env.flags & LBF_ALL_PINNED) != 0) {
                     env.cpus = cpumaskClearCpu(lb.busiest, env.cpus);

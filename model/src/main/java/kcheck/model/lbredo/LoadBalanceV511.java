@@ -8,7 +8,6 @@ import static kcheck.model.lbredo.LbEnv.LBF_NEED_BREAK;
 import static kcheck.model.lbredo.LbEnv.LBF_SOME_PINNED;
 import static kcheck.model.lbredo.LbEnv.MIGRATE_TASK;
 import static kcheck.model.lbredo.LbEnv.SCHED_NR_MIGRATE_BREAK;
-import static kcheck.model.lbredo.LbEnv.SYSCTL_SCHED_NR_MIGRATE;
 
 import kcheck.model.Kernel;
 
@@ -34,23 +33,23 @@ public class LoadBalanceV511 extends FairLoadBalance {
                 env.clear();
                 env.dstCpu = lb.thisCpu;
                 env.dstGrpmask = s.schedGroupSpanOf(lb.thisCpu);
-                env.idle = CPU_NEWLY_IDLE;
+                env.idle = lb.idle;
                 env.loopBreak = SCHED_NR_MIGRATE_BREAK;
                 /* cpumask_and(cpus, sched_domain_span(sd), cpu_active_mask); */
                 env.cpus = s.schedDomainSpan() & s.cpuActiveMask();
                 /* fall through to redo: */
             case REDO: {
                 if (!shouldWeBalance(env, s)) {
-                    /* *continue_balancing = 0; */
-                    return OUT_BALANCED;
+                    lb.continueBalancing = false;   /* *continue_balancing = 0; */
+                    return outBalanced(env, s);
                 }
                 int group = findBusiestGroup(env, s);
                 if (group < 0) {
-                    return OUT_BALANCED;
+                    return outBalanced(env, s);
                 }
                 lb.busiest = findBusiestQueue(env, group, s);
                 if (lb.busiest < 0) {
-                    return OUT_BALANCED;
+                    return outBalanced(env, s);
                 }
                 if (lb.busiest == env.dstCpu) {
                     throw new IllegalStateException("BUG_ON(busiest == env.dst_rq)");
@@ -69,7 +68,7 @@ public class LoadBalanceV511 extends FairLoadBalance {
                      * correctly treated as an imbalance.
                      */
                     env.flags |= LBF_ALL_PINNED;
-                    env.loopMax = Math.min(SYSCTL_SCHED_NR_MIGRATE, busiest.nrRunning);
+                    env.loopMax = Math.min(s.sysctlSchedNrMigrate(), busiest.nrRunning);
                     return MORE_BALANCE;
                 }
                 /* if (!ld_moved): need_active_balance() and the interval tuning end the call */
@@ -102,7 +101,13 @@ public class LoadBalanceV511 extends FairLoadBalance {
                     env.loopBreak = SCHED_NR_MIGRATE_BREAK;
                     return MORE_BALANCE;
                 }
-                /* We failed to reach balance because of affinity: sd_parent->groups->sgc->imbalance (not modelled) */
+                /* We failed to reach balance because of affinity. */
+                if (s.sdParent()) {
+                    /* int *group_imbalance = &sd_parent->groups->sgc->imbalance; */
+                    if ((env.flags & LBF_SOME_PINNED) != 0 && env.imbalance > 0) {
+                        s.setSdParentGroupImbalance(true);
+                    }
+                }
                 /* All tasks on this runqueue were pinned by CPU affinity */
                 if ((env.flags & LBF_ALL_PINNED) != 0) {
                     env.cpus = cpumaskClearCpu(lb.busiest, env.cpus);
@@ -176,7 +181,8 @@ public class LoadBalanceV511 extends FairLoadBalance {
             }
 
             if (env.migrationType != MIGRATE_TASK) {
-                throw new IllegalStateException("only migrate_task is modelled");
+                throw new kcheck.model.ModelLimitException("lb-redo: detach_tasks models migrate_task only; migration_type "
+                        + env.migrationType);
             }
             env.imbalance--;
 

@@ -8,7 +8,6 @@ import static kcheck.model.lbredo.LbEnv.LBF_NEED_BREAK;
 import static kcheck.model.lbredo.LbEnv.LBF_SOME_PINNED;
 import static kcheck.model.lbredo.LbEnv.MIGRATE_TASK;
 import static kcheck.model.lbredo.LbEnv.SCHED_NR_MIGRATE_BREAK;
-import static kcheck.model.lbredo.LbEnv.SYSCTL_SCHED_NR_MIGRATE;
 
 import kcheck.model.Kernel;
 
@@ -30,21 +29,22 @@ public class LoadBalanceV513 extends FairLoadBalance {
                 env.clear();
                 env.dstCpu = lb.thisCpu;
                 env.dstGrpmask = s.schedGroupSpanOf(lb.thisCpu);
-                env.idle = CPU_NEWLY_IDLE;
+                env.idle = lb.idle;
                 env.loopBreak = SCHED_NR_MIGRATE_BREAK;
                 env.cpus = s.schedDomainSpan() & s.cpuActiveMask();
                 /* fall through to redo: */
             case REDO: {
                 if (!shouldWeBalance(env, s)) {
-                    return OUT_BALANCED;
+                    lb.continueBalancing = false;   /* *continue_balancing = 0; */
+                    return outBalanced(env, s);
                 }
                 int group = findBusiestGroup(env, s);
                 if (group < 0) {
-                    return OUT_BALANCED;
+                    return outBalanced(env, s);
                 }
                 lb.busiest = findBusiestQueue(env, group, s);
                 if (lb.busiest < 0) {
-                    return OUT_BALANCED;
+                    return outBalanced(env, s);
                 }
                 if (lb.busiest == env.dstCpu) {
                     throw new IllegalStateException("BUG_ON(busiest == env.dst_rq)");
@@ -58,7 +58,7 @@ public class LoadBalanceV513 extends FairLoadBalance {
             case NR_RUNNING: {
                 Rq busiest = s.cpuRq(lb.busiest);
                 if (busiest.nrRunning > 1) {
-                    env.loopMax = Math.min(SYSCTL_SCHED_NR_MIGRATE, busiest.nrRunning);
+                    env.loopMax = Math.min(s.sysctlSchedNrMigrate(), busiest.nrRunning);
                     return MORE_BALANCE;
                 }
                 return OUT;
@@ -86,6 +86,12 @@ public class LoadBalanceV513 extends FairLoadBalance {
                     env.loop = 0;
                     env.loopBreak = SCHED_NR_MIGRATE_BREAK;
                     return MORE_BALANCE;
+                }
+                /* We failed to reach balance because of affinity. */
+                if (s.sdParent()) {
+                    if ((env.flags & LBF_SOME_PINNED) != 0 && env.imbalance > 0) {
+                        s.setSdParentGroupImbalance(true);
+                    }
                 }
                 /* All tasks on this runqueue were pinned by CPU affinity */
                 if ((env.flags & LBF_ALL_PINNED) != 0) {
@@ -147,7 +153,8 @@ public class LoadBalanceV513 extends FairLoadBalance {
             }
 
             if (env.migrationType != MIGRATE_TASK) {
-                throw new IllegalStateException("only migrate_task is modelled");
+                throw new kcheck.model.ModelLimitException("lb-redo: detach_tasks models migrate_task only; migration_type "
+                        + env.migrationType);
             }
             env.imbalance--;
 

@@ -12,6 +12,12 @@ package kcheck.model.lbredo;
 public final class Rq {
     public final int cpu;
     public int nrRunning;
+    /**
+     * Tasks on this runqueue the model does not name: the task a busy CPU runs
+     * ({@code CPU_NOT_IDLE}) and tasks pulled here whose order no longer matters. They count in
+     * {@link #nrRunning} but are not on {@code cfs_tasks} here.
+     */
+    int extra;
     /** {@code rq->curr}: the running task, or -1 when the CPU is idle. */
     public int curr = -1;
     private final int[] cfsTasks;
@@ -76,6 +82,7 @@ public final class Rq {
     /** Empties the runqueue (no lock held, idle). */
     void reset() {
         len = 0;
+        extra = 0;
         nrRunning = 0;
         curr = -1;
         locked = false;
@@ -84,7 +91,13 @@ public final class Rq {
     /** Appends at the tail: used to build a runqueue in list order, head first. */
     void append(int p) {
         cfsTasks[len++] = p;
-        nrRunning = len;
+        nrRunning = len + extra;
+    }
+
+    /** Sets the number of unnamed tasks ({@link #extra}). */
+    void setExtra(int e) {
+        extra = e;
+        nrRunning = len + extra;
     }
 
     private int indexOf(int p) {

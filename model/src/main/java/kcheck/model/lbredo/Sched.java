@@ -16,6 +16,8 @@ package kcheck.model.lbredo;
  * and each statistics pass are recorded, so properties can say which tasks of busiest
  * {@code can_migrate_task()} examined in this pass and what each pass cost.</li>
  * </ul>
+ * The balancing CPU may have more than one domain level ({@link SchedDomain}, lowest first); the
+ * reference code sees the level of the current call ({@link #setLevel}) and its parent.
  * Up to 64 CPUs (cpumasks are {@code long}s).
  */
 public final class Sched {
@@ -25,15 +27,48 @@ public final class Sched {
     public static final int NR_FAILED_MIGRATIONS_HOT = 2;
     public static final int NR_FORCED_MIGRATIONS = 3;
 
+    /**
+     * One {@code struct sched_domain} of the balancing CPU: its span, its groups (the group of each
+     * CPU of the span, -1 outside), each group's span and balance mask ({@code group_balance_mask()},
+     * equal to the span for the non-overlapping groups modelled here), and whether its CPUs share
+     * capacity ({@code SD_SHARE_CPUCAPACITY}: an SMT domain).
+     */
+    public record SchedDomain(String name, long span, int[] groupOf, long[] groupSpan, long[] groupBalanceMask,
+                              boolean shareCpuCapacity) {
+
+        /** A domain over {@code span} with groups {@code groupOf[cpu]} (0..k-1, -1 outside the span). */
+        public static SchedDomain of(String name, long span, int[] groupOf, boolean shareCpuCapacity) {
+            int groups = 0;
+            for (int g : groupOf) {
+                groups = Math.max(groups, g + 1);
+            }
+            long[] gs = new long[groups];
+            for (int c = 0; c < groupOf.length; c++) {
+                if (groupOf[c] >= 0) {
+                    gs[groupOf[c]] |= 1L << c;
+                }
+            }
+            return new SchedDomain(name, span, groupOf.clone(), gs, gs.clone(), shareCpuCapacity);
+        }
+    }
+
     public final int nrCpus;
-    private final long span;
+    private final long possible;
     private long active;
-    private final int[] groupOf;
-    private final long[] groupSpan;
+    private final SchedDomain[] domains;
+    /** The domain the current call balances ({@code sd}); {@code domains[level + 1]} is {@code sd->parent}. */
+    private int level;
+    /** {@code sd->groups->sgc->imbalance} of each level's local group. */
+    private final boolean[] groupImbalance;
     private final Rq[] rqs;
     private final long[] cpusPtr;
     private final int[] taskCpu;
     private final String[] taskName;
+    private final long[] smtMask;
+    /** {@code sysctl_sched_nr_migrate} (debugfs {@code sched/nr_migrate}), default 32. */
+    private int sysctlSchedNrMigrate = LbEnv.SYSCTL_SCHED_NR_MIGRATE;
+    /** {@code SCHED_NR_MIGRATE_BREAK} (v6.x): 32, or 8 with {@code CONFIG_PREEMPT_RT}. */
+    private int schedNrMigrateBreak = LbEnv.SCHED_NR_MIGRATE_BREAK;
 
     /* the choice update_sd_lb_stats() makes, and what it saw */
     int choice;
@@ -46,27 +81,35 @@ public final class Sched {
     boolean examined;
     boolean allAffine;
     int migrated;
+    /** Tasks examined by can_migrate_task() since {@link #resetStep}. */
+    int examinedInStep;
+    /** CPUs set_task_cpu() moved tasks to since {@link #resetStep}. */
+    long migratedTo;
+    boolean imbalanceSetInStep;
 
     /**
-     * A machine of {@code nrCpus} CPUs in groups {@code groupOf[cpu]} (0..k-1), with
-     * {@code nrTasks} task slots; runqueues start empty.
+     * A machine of {@code nrCpus} CPUs in one domain spanning them all, in groups
+     * {@code groupOf[cpu]} (0..k-1), with {@code nrTasks} task slots; runqueues start empty.
      */
     public Sched(int nrCpus, int[] groupOf, long active, int nrTasks) {
+        this(nrCpus, new SchedDomain[] {SchedDomain.of("domain", nrCpus == 64 ? -1L : (1L << nrCpus) - 1, groupOf, false)},
+                active, nrTasks);
+    }
+
+    /**
+     * A machine of {@code nrCpus} CPUs whose balancing CPU has the domains {@code domains}, lowest
+     * first ({@code for_each_domain()} order: each is the parent of the one before), with
+     * {@code nrTasks} task slots; runqueues start empty, the current domain is the lowest.
+     */
+    public Sched(int nrCpus, SchedDomain[] domains, long active, int nrTasks) {
         if (nrCpus < 1 || nrCpus > 64) {
             throw new IllegalArgumentException("cpus " + nrCpus);
         }
         this.nrCpus = nrCpus;
-        this.span = nrCpus == 64 ? -1L : (1L << nrCpus) - 1;
-        this.active = active & span;
-        this.groupOf = groupOf.clone();
-        int groups = 0;
-        for (int g : groupOf) {
-            groups = Math.max(groups, g + 1);
-        }
-        this.groupSpan = new long[groups];
-        for (int c = 0; c < nrCpus; c++) {
-            groupSpan[groupOf[c]] |= 1L << c;
-        }
+        this.possible = nrCpus == 64 ? -1L : (1L << nrCpus) - 1;
+        this.active = active & possible;
+        this.domains = domains.clone();
+        this.groupImbalance = new boolean[domains.length];
         this.rqs = new Rq[nrCpus];
         for (int c = 0; c < nrCpus; c++) {
             rqs[c] = new Rq(c, nrTasks);
@@ -76,6 +119,10 @@ public final class Sched {
         this.taskName = new String[nrTasks];
         for (int p = 0; p < nrTasks; p++) {
             taskName[p] = "t" + p;
+        }
+        this.smtMask = new long[nrCpus];
+        for (int c = 0; c < nrCpus; c++) {
+            smtMask[c] = 1L << c;
         }
     }
 
@@ -88,7 +135,62 @@ public final class Sched {
 
     /** {@code sched_domain_span(sd)}. */
     public long schedDomainSpan() {
-        return span;
+        return domains[level].span();
+    }
+
+    /** {@code sd->parent != NULL}. */
+    public boolean sdParent() {
+        return level + 1 < domains.length;
+    }
+
+    /** {@code sd_parent->groups->sgc->imbalance}: the parent level's imbalance flag for our group. */
+    public boolean sdParentGroupImbalance() {
+        return sdParent() && groupImbalance[level + 1];
+    }
+
+    /** Sets {@code sd_parent->groups->sgc->imbalance} (only with a parent domain). */
+    public void setSdParentGroupImbalance(boolean v) {
+        if (!sdParent()) {
+            throw new IllegalStateException("sd->parent is NULL at the top domain");
+        }
+        groupImbalance[level + 1] = v;
+        imbalanceSetInStep |= v;
+    }
+
+    /** Monitor: {@code sd_parent->groups->sgc->imbalance} was set to 1 since {@link #resetStep}. */
+    public boolean imbalanceSetInStep() {
+        return imbalanceSetInStep;
+    }
+
+    /** {@code sd->flags & SD_SHARE_CPUCAPACITY}: the current domain is an SMT domain. */
+    public boolean sdShareCpuCapacity() {
+        return domains[level].shareCpuCapacity();
+    }
+
+    /** {@code cpu_smt_mask(cpu)}: the CPU's SMT siblings (itself alone on a machine without SMT). */
+    public long cpuSmtMask(int cpu) {
+        return smtMask[cpu];
+    }
+
+    /** {@code is_core_idle(cpu)}: every SMT sibling of {@code cpu} is idle. */
+    public boolean isCoreIdle(int cpu) {
+        for (long m = cpuSmtMask(cpu); m != 0; m &= m - 1) {
+            int sibling = Long.numberOfTrailingZeros(m);
+            if (sibling != cpu && !idleCpu(sibling)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code sysctl_sched_nr_migrate}. */
+    public int sysctlSchedNrMigrate() {
+        return sysctlSchedNrMigrate;
+    }
+
+    /** {@code SCHED_NR_MIGRATE_BREAK} (v6.x; v5.x has {@code sched_nr_migrate_break = 32}). */
+    public int schedNrMigrateBreak() {
+        return schedNrMigrateBreak;
     }
 
     /** {@code cpu_active_mask}. */
@@ -98,17 +200,24 @@ public final class Sched {
 
     /** {@code sched_group_span(sd->groups)}: the group of {@code cpu} (for {@code sd->groups}, the balancing CPU). */
     public long schedGroupSpanOf(int cpu) {
-        return groupSpan[groupOf[cpu]];
+        SchedDomain sd = domains[level];
+        return sd.groupSpan()[sd.groupOf()[cpu]];
+    }
+
+    /** {@code group_balance_mask(sd->groups)}: the balance mask of {@code cpu}'s group. */
+    public long groupBalanceMaskOf(int cpu) {
+        SchedDomain sd = domains[level];
+        return sd.groupBalanceMask()[sd.groupOf()[cpu]];
     }
 
     /** {@code sched_group_span(group)}. */
     public long schedGroupSpan(int group) {
-        return groupSpan[group];
+        return domains[level].groupSpan()[group];
     }
 
-    /** The group {@code cpu} belongs to in this domain. */
+    /** The group {@code cpu} belongs to in this domain (-1 outside its span). */
     public int groupOf(int cpu) {
-        return groupOf[cpu];
+        return domains[level].groupOf()[cpu];
     }
 
     /** {@code idle_cpu(cpu)}: nothing runs there. */
@@ -172,6 +281,8 @@ public final class Sched {
         examined = true;
         allAffine = false;
         migrated++;
+        examinedInStep++;
+        migratedTo |= 1L << cpu;
     }
 
     /**
@@ -183,6 +294,7 @@ public final class Sched {
             return;
         }
         examined = true;
+        examinedInStep++;
         if (stat != NR_FAILED_MIGRATIONS_AFFINE) {
             allAffine = false;
         }
@@ -200,12 +312,12 @@ public final class Sched {
             throw new IllegalStateException("two statistics passes without the balancing CPU yielding: "
                     + "load_balance must let other CPUs run after find_busiest_queue");
         }
-        long scanned = span & env.cpus;
+        long scanned = schedDomainSpan() & env.cpus;
         passes++;
         statWork += Long.bitCount(scanned);
         examined = false;
         allAffine = true;
-        long candidates = scanned & ~groupSpan[groupOf[env.dstCpu]];
+        long candidates = scanned & ~schedGroupSpanOf(env.dstCpu);
         int count = 0;
         for (long m = candidates; m != 0; m &= m - 1) {
             if (rqs[Long.numberOfTrailingZeros(m)].nrRunning >= 2) {
@@ -248,7 +360,54 @@ public final class Sched {
     }
 
     public void setCpuActiveMask(long mask) {
-        active = mask & span;
+        active = mask & possible;
+    }
+
+    /** Makes domain {@code level} (0 = lowest) the one the next call balances. */
+    public void setLevel(int level) {
+        if (level < 0 || level >= domains.length) {
+            throw new IllegalArgumentException("level " + level);
+        }
+        this.level = level;
+    }
+
+    public int level() {
+        return level;
+    }
+
+    public int levels() {
+        return domains.length;
+    }
+
+    public SchedDomain domain(int level) {
+        return domains[level];
+    }
+
+    /** Makes the CPUs of {@code core} SMT siblings of each other ({@code cpu_smt_mask()}). */
+    public void setSmtCore(long core) {
+        for (long m = core; m != 0; m &= m - 1) {
+            smtMask[Long.numberOfTrailingZeros(m)] = core;
+        }
+    }
+
+    /** Sets {@code sd->groups->sgc->imbalance} of level {@code level}'s local group. */
+    public void setGroupImbalance(int level, boolean v) {
+        groupImbalance[level] = v;
+    }
+
+    public boolean groupImbalance(int level) {
+        return groupImbalance[level];
+    }
+
+    /** Sets {@code sysctl_sched_nr_migrate} and {@code SCHED_NR_MIGRATE_BREAK}. */
+    public void setNrMigrate(int sysctlSchedNrMigrate, int schedNrMigrateBreak) {
+        this.sysctlSchedNrMigrate = sysctlSchedNrMigrate;
+        this.schedNrMigrateBreak = schedNrMigrateBreak;
+    }
+
+    /** Sets the number of tasks on {@code cpu} the model does not name (see {@link Rq#extra}). */
+    public void setUnnamedTasks(int cpu, int n) {
+        rqs[cpu].setExtra(n);
     }
 
     /** Appends task p at the tail of {@code cpu}'s runqueue (build runqueues head first). */
@@ -267,6 +426,7 @@ public final class Sched {
         for (Rq r : rqs) {
             r.reset();
         }
+        java.util.Arrays.fill(groupImbalance, false);
     }
 
     /** Resets the monitors and the statistics-pass choice for the next step. */
@@ -274,6 +434,19 @@ public final class Sched {
         this.choice = choice;
         this.eligibleCount = -1;
         this.busiestOfPass = -1;
+        this.examinedInStep = 0;
+        this.migratedTo = 0;
+        this.imbalanceSetInStep = false;
+    }
+
+    /** Monitor: tasks can_migrate_task() examined in this step. */
+    public int examinedInStep() {
+        return examinedInStep;
+    }
+
+    /** Monitor: CPUs tasks were migrated to in this step. */
+    public long migratedTo() {
+        return migratedTo;
     }
 
     /** Number of busiest candidates the statistics pass of the last step saw (-1: no pass). */

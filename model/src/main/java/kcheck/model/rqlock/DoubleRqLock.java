@@ -15,10 +15,10 @@ public final class DoubleRqLock {
         } else {
             if (rq1 < rq2) {
                 k.spinLock(rq1);
-                k.spinLock(rq2);        /* spin_lock_nested(&rq2->lock, SINGLE_DEPTH_NESTING) */
+                k.spinLockNested(rq2, DoubleLockBalanceV2627.SINGLE_DEPTH_NESTING);
             } else {
                 k.spinLock(rq2);
-                k.spinLock(rq1);        /* spin_lock_nested(&rq1->lock, SINGLE_DEPTH_NESTING) */
+                k.spinLockNested(rq1, DoubleLockBalanceV2627.SINGLE_DEPTH_NESTING);
             }
         }
     }

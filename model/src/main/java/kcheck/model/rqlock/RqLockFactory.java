@@ -15,7 +15,8 @@ import kcheck.model.VariantInfo;
 
 /**
  * {@code rq-lock}: fair {@code double_lock_balance()} (kernel/sched.c, 2.6.27 to 2.6.28, commit
- * 8f45e2b51620). See KERNEL.md section 1.
+ * 8f45e2b51620), and the same function in v6.12 (kernel/sched/sched.h) over ticket, test-and-set
+ * and queued spinlocks. See docs/models/rq-lock.md.
  */
 public final class RqLockFactory implements ModelFactory {
     public static final String NAME = "rq-lock";
@@ -32,10 +33,19 @@ public final class RqLockFactory implements ModelFactory {
                     + "while this CPU is inside its own call")
             .property("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "
                     + "that a CPU which entered after it was already waiting returns holding the lock it still waits for")
+            .optInProperty("lockdep-subclass", Kind.STEP, "no CPU takes an rq lock (spin_lock / spin_lock_nested) at a lockdep "
+                    + "subclass at which it already holds another rq lock: lockdep's 'possible recursive locking' (rq locks are one "
+                    + "lock class); opt-in: variant files written before spin_lock_nested was recorded say spin_lock for both")
+            .optInProperty("rq-clock-cleared", Kind.STEP, "when double_lock_balance returns, RQCF_UPDATED of this_rq and busiest "
+                    + "was cleared (double_rq_clock_clear_update) since their locks were taken, so the caller's update_rq_clock "
+                    + "does not WARN_DOUBLE_CLOCK; opt-in: kernels before v5.19 have no such clearing")
             .variant(VariantInfo.of("before", "2.6.27: keeps this_rq locked when busiest is the higher rq (favours low CPUs)"),
                     DoubleLockBalanceV2627::new)
-            .variant(VariantInfo.of("after", "2.6.28 (8f45e2b51620): drops this_rq, then double_rq_lock takes both in order"),
-                    DoubleLockBalanceV2628::new)
+            .variant(VariantInfo.of("after", "2.6.28 (8f45e2b51620): drops this_rq, then double_rq_lock takes both in order "
+                    + "(preempt=n: the !CONFIG_PREEMPT body the patch left unfair)"), DoubleLockBalanceV2628::new)
+            .variant(VariantInfo.of("v6.12", "v6.12 kernel/sched/sched.h: raw_spin_rq_* on __rq_lockp, double_rq_lock with "
+                    + "rq_order_less (preempt=y|n: CONFIG_PREEMPTION; core-sched=pairs: SMT siblings share a lock)"),
+                    DoubleLockBalanceV612::new)
             .variant(VariantInfo.mutant("mutant-returns-zero", "after, but returns 0 although this_rq was dropped"),
                     RqLockMutants.ReturnsZero::new)
             .variant(VariantInfo.mutant("mutant-skips-relock", "before, but does not re-take this_rq after dropping it"),
@@ -43,7 +53,17 @@ public final class RqLockFactory implements ModelFactory {
             .variant(VariantInfo.mutant("mutant-unordered", "after, but takes this_rq before busiest regardless of order"),
                     RqLockMutants.Unordered::new)
             .variant(VariantInfo.mutant("mutant-unlocks-this", "double_unlock_balance releases this_rq instead of busiest"),
-                    RqLockMutants.UnlocksThis::new);
+                    RqLockMutants.UnlocksThis::new)
+            .variant(RqLockRealBugs.BUG_1B12, RqLockRealBugs.Bug1b12bbc74756::new)
+            .variant(RqLockRealBugs.BUG_7F1B, RqLockRealBugs.Bug7f1b43936f0e::new)
+            .variant(RqLockRealBugs.BUG_2679, RqLockRealBugs.Bug2679a83731d5::new)
+            .variant(VariantInfo.mutant("mutant-split-trylock", "after, over a ticket lock (whatever 'lock' says) whose "
+                    + "spin_trylock reads the lock word and claims it in two steps (a test, then a set)"), RqLockMutants.SplitTrylock::new)
+            .variant(VariantInfo.mutant("mutant-qspinlock-no-undo", "v6.12 over qspinlock whose pending path does not clear the "
+                    + "pending bit it set before queueing (the 'Undo PENDING if we set it' lines dropped)"),
+                    RqLockMutants.QspinlockNoUndo::new)
+            .variant(VariantInfo.mutant("mutant-cpu-id-order", "v6.12 whose rq_order_less ignores rq->core (CPU id only), "
+                    + "the AB-BA its comment warns of under core-sched=pairs"), RqLockMutants.CpuIdOrder::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
@@ -64,7 +84,7 @@ public final class RqLockFactory implements ModelFactory {
 
     @Override
     public String title() {
-        return "fair double_lock_balance (kernel/sched.c, 2.6.27 -> 2.6.28, 8f45e2b51620)";
+        return "fair double_lock_balance (kernel/sched.c, 2.6.27 -> 2.6.28, 8f45e2b51620; kernel/sched/sched.h, v6.12)";
     }
 
     @Override
@@ -77,7 +97,14 @@ public final class RqLockFactory implements ModelFactory {
         return List.of(
                 ParamSpec.integer("cpus", 2, 2, 8, "number of CPUs (and runqueues)"),
                 ParamSpec.integer("rounds", 1, 1, 4, "balancing passes per CPU"),
-                ParamSpec.choice("lock", "runqueue lock kind", "ticket", "tas"));
+                ParamSpec.choice("lock", "runqueue spinlock (a variant may bring its own): x86 ticket lock (2.6.25), "
+                        + "test-and-set, v6.12 qspinlock, qspinlock with the virt_spin_lock test-and-set fallback",
+                        RqSpinlocks.KINDS.toArray(String[]::new)),
+                ParamSpec.choice("preempt", "CONFIG_PREEMPT (2.6.28) / CONFIG_PREEMPTION (v6.12): which _double_lock_balance "
+                        + "body after and v6.12 have (before has one body)", "y", "n"),
+                ParamSpec.choice("core-sched", "v6.12 core scheduling: SMT siblings cpu i and i + cpus/2 share one rq lock "
+                        + "(__rq_lockp), locks ordered by core then CPU", "none", "pairs"),
+                ParamSpec.integer("calls", 1, 1, 3, "double_lock_balance calls per hold of this_rq (pull_rt_task loops over CPUs)"));
     }
 
     @Override
@@ -101,8 +128,39 @@ public final class RqLockFactory implements ModelFactory {
     public Model create(String variantName, DoubleLockBalance impl, Params params, Set<String> properties) {
         checkSelection(properties);
         int cpus = params.integer("cpus");
-        boolean ticket = params.get("lock").equals("ticket");
-        RqLockProgram prog = new RqLockProgram(impl, variantName, cpus, ticket);
+        RqConfig config = new RqConfig(cpus, params.get("core-sched").equals("pairs"), params.get("preempt").equals("y"));
+        RqSpinlock lock = impl.spinlock(params.get("lock"));
+        if (lock == null) {
+            throw new kcheck.model.ModelInputException("variant '" + variantName + "': spinlock(\"" + params.get("lock")
+                    + "\") returned null");
+        }
+        RqLockProgram prog = new RqLockProgram(impl, variantName, config, lock, params.integer("calls"));
         return new RqLockModel(variantName, params, prog, Set.copyOf(properties));
+    }
+
+    @Override
+    public List<String> limits() {
+        return LIMITS;
+    }
+
+    /** What the model assumes of a variant (its code and its spinlock), one sentence each. */
+    static final List<String> LIMITS = List.of(
+            "double_lock_balance and double_unlock_balance perform at most " + RecordedCode.MAX_PATH
+                    + " lock primitives on one path and have at most " + RecordedCode.MAX_RUNS
+                    + " paths (so they may not loop on spin_trylock), and are deterministic given the trylock outcomes.",
+            "They name runqueue locks 0..cpus-1 only.",
+            "A spinlock's lock word has at most 8 fields and every field, register and node field at most 16 bits; "
+                    + "a step that stores a value wider than its declared field stops the check.",
+            "Ticket counters are packed in " + TicketSpinlock.BITS + " bits: at most " + ((1 << TicketSpinlock.BITS) - 1)
+                    + " CPUs (the model has at most 8).",
+            "A spinlock step accesses only the lock-word fields and nodes its footprint(pc) declares, and goes only where "
+                    + "successors(pc) declares (partial-order reduction relies on both).",
+            "A spinlock's node accesses are attributed to the lock being taken only for the built-in qspinlock; "
+                    + "other locks' node steps are never reduced.");
+
+    /** One line per notation of the rq-lock traces, for renderers and {@code kcheck list}. */
+    @Override
+    public List<String> legend() {
+        return RqLockDecoder.LEGEND;
     }
 }

@@ -1,16 +1,22 @@
 package kcheck.model.rqlock;
 
+import java.util.List;
+
 import kcheck.model.Kernel;
+import kcheck.model.ModelLimitException;
 
 /**
- * The x86 ticket spinlock introduced in 2.6.25: two counters, {@code next} (the tail: the next
- * ticket to hand out) and {@code owner} (the head: the ticket being served). Counters wrap; the
- * kernel keeps them in 8 bits ({@code NR_CPUS < 256}), the model in {@code bits} bits, which is
- * the same behaviour as long as fewer than 2^bits CPUs queue on one lock.
+ * The x86 ticket spinlock introduced in 2.6.25 ({@code lock=ticket}): two counters, {@code next}
+ * (the tail: the next ticket to hand out) and {@code serving} (the kernel's {@code owner}, the
+ * head: the ticket now served; not a CPU id). Counters wrap; the kernel keeps them in 8 bits
+ * ({@code NR_CPUS < 256}), the model in {@value #BITS} bits, the same behaviour as long as fewer
+ * than 2^{@value #BITS} CPUs hold or queue on one lock.
  *
- * <p>Each method is one atomic step. {@code spin_lock} is two steps: {@link #takeTicket()} (the
- * {@code xaddw}) and then waiting until {@link #isServed(int)} (the spin loop's compare, in the
- * step where it succeeds).
+ * <p>Steps: {@code spin_lock} is two ({@link #takeTicket}: the {@code lock xaddw}; then
+ * {@link #ticketServed}: the spin loop's compare, in the step where it succeeds),
+ * {@code spin_trylock} one ({@link #trylock}: one {@code cmpxchg} of the whole word) and
+ * {@code spin_unlock} one ({@link #unlock}: {@code incb} of the head). The register
+ * {@code ticket} holds the ticket taken while waiting.
  *
  * <p>The steps are written once, as pure functions of the counters ({@link #advance},
  * {@link #served}, {@link #free}): this class applies them to the model's packed state, and
@@ -18,15 +24,21 @@ import kcheck.model.Kernel;
  * {@code AtomicInteger}s shared by real threads. The functions accept unwrapped counter values
  * (they compare modulo 2^bits), so the atomic version may let the hardware add without masking,
  * as {@code xaddw} does.
+ *
+ * <p>A variant may subclass it and override one step (e.g. a {@link #trylock} that ignores the
+ * queue) to see which property catches the broken lock.
  */
-public final class TicketSpinlock {
-    private final int mask;
-    private int next;
-    private int owner;
+public class TicketSpinlock extends RqSpinlock {
+    /** Counter width in the model: at most 2^4 = 16 tickets outstanding, so 8 CPUs fit with room. */
+    public static final int BITS = 4;
+    public static final int NEXT = 0;
+    public static final int SERVING = 1;
+    public static final int TICKET = 0;
 
-    public TicketSpinlock(int bits) {
-        this.mask = mask(bits);
-    }
+    public static final int TAKE = 0;
+    public static final int WAIT = 1;
+    public static final int TRY = 2;
+    public static final int UNLOCK = 3;
 
     /** The counter mask of a lock with {@code bits}-bit counters. */
     public static int mask(int bits) {
@@ -48,18 +60,64 @@ public final class TicketSpinlock {
         return ((next - owner) & mask) == 0;
     }
 
-    /** The {@code lock xaddw} of {@code __ticket_spin_lock}: take ticket {@code t = next++}. */
-    @Kernel(function = "__ticket_spin_lock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
-    public int takeTicket() {
-        int t = next;
-        next = advance(next, mask);
-        return t;
+    @Override
+    public String name() {
+        return "ticket";
     }
 
-    /** The spin loop's exit test of {@code __ticket_spin_lock}: is ticket {@code t} being served? */
+    @Override
+    public Shape shape(int cpus) {
+        if (cpus >= 1 << BITS) {
+            throw new ModelLimitException("rq-lock packs ticket counters in " + BITS + " bits: at most " + ((1 << BITS) - 1)
+                    + " CPUs, not " + cpus);
+        }
+        return new Shape(List.of(new Field("next", BITS), new Field("serving", BITS)), List.of(),
+                List.of(new Field("ticket", BITS)));
+    }
+
+    @Override
+    public int pcs() {
+        return 4;
+    }
+
+    @Override
+    public int entry(Op op) {
+        return switch (op) {
+            case LOCK -> TAKE;
+            case TRYLOCK -> TRY;
+            case UNLOCK -> UNLOCK;
+        };
+    }
+
+    @Override
+    public Op opOf(int pc) {
+        return pc <= WAIT ? Op.LOCK : pc == TRY ? Op.TRYLOCK : Op.UNLOCK;
+    }
+
+    @Override
+    public int step(int pc, Memory m) {
+        return switch (pc) {
+            case TAKE -> takeTicket(m);
+            case WAIT -> ticketServed(m);
+            case TRY -> trylock(m);
+            case UNLOCK -> unlock(m);
+            default -> throw new IllegalArgumentException("pc " + pc);
+        };
+    }
+
+    /** The {@code lock xaddw} of {@code __ticket_spin_lock}: take ticket {@code t = next++}. */
     @Kernel(function = "__ticket_spin_lock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
-    public boolean isServed(int t) {
-        return served(owner, t, mask);
+    public int takeTicket(Memory m) {
+        int t = m.word(NEXT);
+        m.setWord(NEXT, advance(t, mask(BITS)));
+        m.setReg(TICKET, t);
+        return WAIT;
+    }
+
+    /** The spin loop of {@code __ticket_spin_lock}: done when the head reaches our ticket. */
+    @Kernel(function = "__ticket_spin_lock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
+    public int ticketServed(Memory m) {
+        return served(m.word(SERVING), m.reg(TICKET), mask(BITS)) ? DONE : BLOCKED;
     }
 
     /**
@@ -67,36 +125,90 @@ public final class TicketSpinlock {
      * take ticket {@code next++} with one {@code cmpxchg}; otherwise fail without queueing.
      */
     @Kernel(function = "__ticket_spin_trylock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
-    public boolean trylock() {
-        if (!free(next, owner, mask)) {
-            return false;
+    public int trylock(Memory m) {
+        int next = m.word(NEXT);
+        if (!free(next, m.word(SERVING), mask(BITS))) {
+            return FAILED;
         }
-        next = advance(next, mask);
-        return true;
+        m.setWord(NEXT, advance(next, mask(BITS)));
+        return DONE;
     }
 
     /** {@code __ticket_spin_unlock}: {@code incb owner}, serving the next ticket. */
     @Kernel(function = "__ticket_spin_unlock", file = "include/asm-x86/spinlock.h", version = "v2.6.25")
-    public void unlock() {
-        owner = advance(owner, mask);
+    public int unlock(Memory m) {
+        m.setWord(SERVING, advance(m.word(SERVING), mask(BITS)));
+        return DONE;
     }
 
-    /** True if nobody holds or waits for the lock. */
-    public boolean isFree() {
-        return free(next, owner, mask);
+    @Override
+    public int[] successors(int pc) {
+        return switch (pc) {
+            case TAKE -> to(WAIT);
+            case TRY -> to(FAILED, DONE);
+            default -> to(DONE);
+        };
     }
 
-    public int next() {
-        return next;
+    @Override
+    public long footprint(int pc) {
+        return switch (pc) {
+            case TAKE -> 1L << NEXT;
+            case TRY -> (1L << NEXT) | (1L << SERVING);
+            default -> 1L << SERVING;
+        };
     }
 
-    public int owner() {
-        return owner;
+    @Override
+    public boolean waiting(int pc) {
+        return pc == WAIT;
     }
 
-    /** Loads both counters (the model keeps them packed in its state). */
-    public void load(int next, int owner) {
-        this.next = next & mask;
-        this.owner = owner & mask;
+    @Override
+    public String label(int from, int to) {
+        return switch (from) {
+            case TAKE -> ": take ticket";
+            case WAIT -> ": ticket served";
+            default -> "";
+        };
+    }
+
+    @Override
+    public String pcName(int pc, String rq, Memory m) {
+        return "waits for " + rq + " (ticket " + m.reg(TICKET) + ")";
+    }
+
+    @Override
+    public String cite(int pc) {
+        return citeOf(TicketSpinlock.class, switch (pc) {
+            case TAKE -> "takeTicket";
+            case WAIT -> "ticketServed";
+            case TRY -> "trylock";
+            default -> "unlock";
+        });
+    }
+
+    @Override
+    public String reduction() {
+        return "ticket-shift (ticket counters kept relative to the one served: a bisimulation)";
+    }
+
+    /** Ticket counters relative to the ticket served (behaviour depends only on differences). */
+    @Override
+    public void canonicalize(Canonical c) {
+        int mask = mask(BITS);
+        for (int cpu = 0; cpu < c.cpus(); cpu++) {
+            int l = c.opLock(cpu);
+            if (l >= 0 && c.pc(cpu) == WAIT) {
+                c.setReg(cpu, TICKET, (c.reg(cpu, TICKET) - c.word(l, SERVING)) & mask);
+            }
+        }
+        for (int l = 0; l < c.locks(); l++) {
+            int o = c.word(l, SERVING);
+            if (o != 0) {
+                c.setWord(l, SERVING, 0);
+                c.setWord(l, NEXT, (c.word(l, NEXT) - o) & mask);
+            }
+        }
     }
 }

@@ -191,7 +191,21 @@ public final class RwsemOwnerFactory implements ModelFactory {
         return LIMITS;
     }
 
+    /**
+     * The real bugs of the v6.x code are fixed by the v6.12 port, 2f06f702925b by the v5.4 port with
+     * that fix; what v5.4 (with or without it) gets wrong by v6.12; the rest by after (v4.8).
+     */
+    @Override
+    public String fixOf(String variant) {
+        return switch (variant) {
+            case "bug-2f06f702925b" -> "v5.4+2f06f702925b";
+            case "bug-48dfb5d2560d", "bug-3f5245538a19", "bug-b613c7f31476", "v5.4", "v5.4+2f06f702925b" -> "v6.12";
+            default -> "after";
+        };
+    }
+
     /** The notation of rwsem-owner traces, one line each. */
+    @Override
     public List<String> legend() {
         return RwsemDecoder.LEGEND;
     }

@@ -308,6 +308,8 @@ final class RwsemProperties {
             return 2;
         }
 
+        /** The counter stops at SPIN_CAP; reaching it means the spinner's loop repeats (the no-spin-on-readers lasso). */
+        @Override
         public long saturation() {
             return RwsemLayout.SPIN_CAP;
         }
@@ -368,6 +370,8 @@ final class RwsemProperties {
             return c == 0 ? l.wastedAll.get(s) : l.k2.get(s);
         }
 
+        /** Both counters stop at SPIN_CAP, reached only on the spinner's repeating loop. */
+        @Override
         public long saturation() {
             return RwsemLayout.SPIN_CAP;
         }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-import kcheck.model.ModelInputException;
+import kcheck.model.ModelLimitException;
 
 class RecordedCodeTest {
 
@@ -48,7 +48,7 @@ class RecordedCodeTest {
     @Test
     void everyPrimitiveCitesTheKernelFunctionItRunsIn() {
         RecordedCode.Node root = RecordedCode.record("after", k -> new DoubleLockBalanceV2628().doubleLockBalance(k, 2, 1));
-        assertThat(root.cite).startsWith("double_lock_balance (kernel/sched.c, v2.6.28");
+        assertThat(root.cite).startsWith("_double_lock_balance (kernel/sched.c, v2.6.28 CONFIG_PREEMPT").endsWith("\u2190 double_lock_balance");
         assertThat(root.children[0].cite).startsWith("double_rq_lock (kernel/sched.c, v2.6.28)").contains("\u2190 double_lock_balance");
     }
 
@@ -59,6 +59,6 @@ class RecordedCodeTest {
                 k.spinUnlock(1);
             }
             return 0;
-        })).isInstanceOf(ModelInputException.class).hasMessageContaining("spinner");
+        })).isInstanceOf(ModelLimitException.class).hasMessageContaining("spinner");
     }
 }

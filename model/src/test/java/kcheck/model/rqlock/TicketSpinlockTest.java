@@ -1,77 +1,116 @@
 package kcheck.model.rqlock;
 
+import static kcheck.model.rqlock.RqSpinlock.BLOCKED;
+import static kcheck.model.rqlock.RqSpinlock.DONE;
+import static kcheck.model.rqlock.RqSpinlock.FAILED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+
+import kcheck.model.rqlock.RqSpinlock.Op;
 
 class TicketSpinlockTest {
 
     @Test
     void servesTicketsInTheOrderTheyWereTaken() {
-        TicketSpinlock l = new TicketSpinlock(4);
-        int a = l.takeTicket();
-        int b = l.takeTicket();
-        int c = l.takeTicket();
-        assertThat(l.isServed(a)).isTrue();
-        assertThat(l.isServed(b)).isFalse();
-        l.unlock();
-        assertThat(l.isServed(b)).isTrue();
-        assertThat(l.isServed(c)).isFalse();
-        l.unlock();
-        assertThat(l.isServed(c)).isTrue();
+        SpinlockHarness h = new SpinlockHarness(new TicketSpinlock(), 3);
+        for (int c = 0; c < 3; c++) {
+            h.start(c, Op.LOCK);
+            assertThat(h.step(c)).as("CPU %d takes a ticket", c).isEqualTo(TicketSpinlock.WAIT);
+        }
+        assertThat(h.step(2)).isEqualTo(BLOCKED);
+        assertThat(h.step(1)).isEqualTo(BLOCKED);
+        assertThat(h.step(0)).isEqualTo(DONE);
+        assertThat(h.run(0, Op.UNLOCK)).isEqualTo(DONE);
+        assertThat(h.step(2)).as("ticket 2 is not served before ticket 1").isEqualTo(BLOCKED);
+        assertThat(h.step(1)).isEqualTo(DONE);
+        assertThat(h.run(1, Op.UNLOCK)).isEqualTo(DONE);
+        assertThat(h.step(2)).isEqualTo(DONE);
     }
 
     @Test
     void trylockFailsWhileAnyoneHoldsOrQueuesAndDoesNotQueue() {
-        TicketSpinlock l = new TicketSpinlock(4);
-        assertThat(l.trylock()).isTrue();
-        int next = l.next();
-        assertThat(l.trylock()).isFalse();
-        assertThat(l.next()).as("a failed trylock takes no ticket").isEqualTo(next);
-        int waiter = l.takeTicket();
-        l.unlock();
-        assertThat(l.trylock()).as("free but a waiter is queued").isFalse();
-        assertThat(l.isServed(waiter)).isTrue();
-        l.unlock();
-        assertThat(l.isFree()).isTrue();
-        assertThat(l.trylock()).isTrue();
+        SpinlockHarness h = new SpinlockHarness(new TicketSpinlock(), 3);
+        assertThat(h.run(0, Op.TRYLOCK)).isEqualTo(DONE);
+        int next = h.word("next");
+        assertThat(h.run(1, Op.TRYLOCK)).isEqualTo(FAILED);
+        assertThat(h.word("next")).as("a failed trylock takes no ticket").isEqualTo(next);
+        h.start(2, Op.LOCK);
+        h.step(2);
+        h.run(0, Op.UNLOCK);
+        assertThat(h.run(1, Op.TRYLOCK)).as("free but a waiter is queued").isEqualTo(FAILED);
+        assertThat(h.step(2)).isEqualTo(DONE);
+        h.run(2, Op.UNLOCK);
+        assertThat(h.run(1, Op.TRYLOCK)).isEqualTo(DONE);
     }
 
     @Test
     void countersWrapLikeTheKernelsByteCounters() {
-        TicketSpinlock l = new TicketSpinlock(4);
+        SpinlockHarness h = new SpinlockHarness(new TicketSpinlock(), 2);
         for (int i = 0; i < 20; i++) {
-            int t = l.takeTicket();
-            assertThat(l.isServed(t)).isTrue();
-            l.unlock();
+            assertThat(h.run(i % 2, Op.LOCK)).isEqualTo(DONE);
+            h.run(i % 2, Op.UNLOCK);
         }
-        assertThat(l.next()).isEqualTo(20 % 16);
-        assertThat(l.owner()).isEqualTo(20 % 16);
+        assertThat(h.word("next")).isEqualTo(20 % 16);
+        assertThat(h.word("serving")).isEqualTo(20 % 16);
     }
 
     @Test
-    void isFreeOnlyWhenNobodyHoldsOrQueues() {
-        // __ticket_spin_is_locked: locked while next != owner (held, or held with waiters)
-        TicketSpinlock l = new TicketSpinlock(4);
-        assertThat(l.isFree()).isTrue();
-        int held = l.takeTicket();
-        assertThat(l.isServed(held)).isTrue();
-        assertThat(l.isFree()).as("held").isFalse();
-        l.takeTicket();
-        l.unlock();
-        assertThat(l.isFree()).as("the waiter now holds it").isFalse();
-        l.unlock();
-        assertThat(l.isFree()).isTrue();
-    }
-
-    @Test
-    void loadKeepsTheCountersInTheirBits() {
+    void stepFunctionsCompareModuloTheCounterWidth() {
         // the kernel's counters are bytes: a value past the width wraps
-        TicketSpinlock l = new TicketSpinlock(2);
-        l.load(5, 7);
-        assertThat(l.next()).isEqualTo(1);
-        assertThat(l.owner()).isEqualTo(3);
-        assertThat(l.takeTicket()).isEqualTo(1);
-        assertThat(l.next()).isEqualTo(2);
+        int mask = TicketSpinlock.mask(2);
+        assertThat(TicketSpinlock.advance(3, mask)).isZero();
+        assertThat(TicketSpinlock.served(5, 1, mask)).isTrue();
+        assertThat(TicketSpinlock.free(7, 3, mask)).isTrue();
+        assertThat(TicketSpinlock.free(7, 2, mask)).isFalse();
+    }
+
+    @Test
+    void ticketShiftKeepsOnlyDifferences() {
+        TicketSpinlock l = new TicketSpinlock();
+        int[] w = {7, 5};
+        int[] ticket = {6};
+        l.canonicalize(new RqSpinlock.Canonical() {
+            public int locks() {
+                return 1;
+            }
+
+            public int cpus() {
+                return 1;
+            }
+
+            public int word(int lock, int field) {
+                return w[field];
+            }
+
+            public void setWord(int lock, int field, int value) {
+                w[field] = value;
+            }
+
+            public int node(int cpu, int field) {
+                return 0;
+            }
+
+            public void setNode(int cpu, int field, int value) {
+            }
+
+            public int opLock(int cpu) {
+                return 0;
+            }
+
+            public int pc(int cpu) {
+                return TicketSpinlock.WAIT;
+            }
+
+            public int reg(int cpu, int field) {
+                return ticket[0];
+            }
+
+            public void setReg(int cpu, int field, int value) {
+                ticket[0] = value;
+            }
+        });
+        assertThat(w).containsExactly(2, 0);
+        assertThat(ticket[0]).isEqualTo(1);
     }
 }

@@ -24,11 +24,19 @@ record Call(int kind, int cpu, long offset, long aff) {
     static final int FIND = 2;
     static final long OFFSET_MAX = (1L << 32) - 1;
 
-    /** Calls on {@code cpus} CPUs. */
+    /** Calls on {@code cpus} CPUs; offsets uniform below 2^32, with the edges 0, 1, 2 and 2^32-1 mixed in (one in five). */
     static Gen<Call> on(int cpus) {
+        return on(cpus, Generate.longRange(0, OFFSET_MAX).mix(Generate.pick(List.of(0L, 1L, 2L, OFFSET_MAX)), 20));
+    }
+
+    /** Calls on {@code cpus} CPUs with offsets uniform below 2^32 and no edge values: every offset as likely as any other. */
+    static Gen<Call> uniformOn(int cpus) {
+        return on(cpus, Generate.longRange(0, OFFSET_MAX));
+    }
+
+    private static Gen<Call> on(int cpus, Gen<Long> offset) {
         Gen<Integer> kind = Gens.ints(0, 9);
         Gen<Integer> cpu = Gens.ints(0, cpus - 1);
-        Gen<Long> offset = Generate.longRange(0, OFFSET_MAX).mix(Generate.pick(List.of(0L, 1L, 2L, OFFSET_MAX)), 20);
         Gen<Long> aff = Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE);
         return in -> {
             int k = kind.generate(in);

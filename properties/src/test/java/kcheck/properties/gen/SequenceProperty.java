@@ -83,6 +83,49 @@ public final class SequenceProperty<T> {
         return Optional.of(new Failure<>(name, s, failing, min, property.apply(min).orElseThrow()));
     }
 
+    /** {@link #hitRate} stops sampling after this many failing inputs: the rate is then known well enough (at least 2.5 %). */
+    public static final int ENOUGH_HITS = 50;
+
+    /**
+     * The fraction of generated inputs that fail {@code property}: up to {@code samples} inputs
+     * from this property's generator and seed, each checked on its own (no search stops at the
+     * first failure, nothing is shrunk), fewer once {@value #ENOUGH_HITS} have failed. How easy
+     * one input makes the bug: a search for a bug whose per-input rate is near 1 finds it with
+     * its first input and measures nothing.
+     */
+    public double hitRate(int samples, Function<List<T>, Optional<String>> property) {
+        long s = seed != null ? seed : Seeds.seed(name);
+        int[] counts = new int[2];
+        try {
+            QuickTheory.qt().withFixedSeed(s).withExamples(samples).withShrinkCycles(0).forAll(gen).checkAssert(seq -> {
+                counts[0]++;
+                if (property.apply(seq).isPresent() && ++counts[1] == ENOUGH_HITS) {
+                    throw new AssertionError("enough");
+                }
+            });
+        } catch (AssertionError e) {
+            if (counts[1] < ENOUGH_HITS) {
+                throw e;
+            }
+        }
+        return counts[0] == 0 ? 0 : (double) counts[1] / counts[0];
+    }
+
+    /** True if one of the examples fails {@code property}: the search alone, stopping at the first failure, nothing shrunk. */
+    public boolean findRaw(Function<List<T>, Optional<String>> property) {
+        long s = seed != null ? seed : Seeds.seed(name);
+        try {
+            QuickTheory.qt().withFixedSeed(s).withExamples(examples).withShrinkCycles(0).forAll(gen).checkAssert(seq -> {
+                if (property.apply(seq).isPresent()) {
+                    throw new AssertionError("found");
+                }
+            });
+        } catch (AssertionError e) {
+            return true;
+        }
+        return false;
+    }
+
     /** Runs the property and throws an {@link AssertionError} with the minimised failure, if any. */
     public void check(Function<List<T>, Optional<String>> property) {
         find(property).ifPresent(f -> {

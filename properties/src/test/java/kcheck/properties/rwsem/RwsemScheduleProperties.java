@@ -2,18 +2,15 @@ package kcheck.properties.rwsem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
 import kcheck.model.Model;
-import kcheck.model.ModelFactory;
-import kcheck.model.Models;
 import kcheck.properties.gen.Failure;
 import kcheck.properties.gen.Gens;
+import kcheck.properties.gen.Pct;
 import kcheck.properties.gen.Schedules;
 import kcheck.properties.gen.Seeds;
 import kcheck.properties.gen.SequenceProperty;
@@ -25,12 +22,10 @@ import kcheck.properties.gen.SequenceProperty;
  * schedules do find the seeded exclusion bug.
  */
 class RwsemScheduleProperties {
-    private static final List<String> SAFETY = List.of("exclusion", "owner-sound");
+    private static final List<String> SAFETY = RwsemSearches.SAFETY;
 
     private static Model model(String variant, int readers, int writers, String rt, int rounds, List<String> props) {
-        ModelFactory f = Models.get("rwsem-owner");
-        return f.create(variant, f.params(Map.of("readers", "" + readers, "writers", "" + writers, "rt", rt,
-                "rounds", "" + rounds)), new LinkedHashSet<>(props));
+        return RwsemSearches.model(variant, readers, writers, rt, rounds, props);
     }
 
     @Test
@@ -53,23 +48,34 @@ class RwsemScheduleProperties {
     }
 
     @Test
-    void randomSchedulesFindAndMinimiseTheSeededExclusionBug() {
-        long seed = Seeds.seed("rwsem-owner mutant exclusion");
-        Model m = model("mutant-trylock-ignores-readers", 3, 3, "none", 0, List.of("exclusion"));
-        /*
-         * About 0.7 % of random schedules of six tasks hit the bug (a spinner's unqueued trylock while
-         * readers hold the lock): 300 examples missed it for 22 of 200 seeds, 4000 examples for none
-         * of 300 (a miss probability near 1e-13). The search stops at the first failing example.
-         */
-        Optional<Failure<Integer>> f = SequenceProperty.of("exclusion mutant-trylock-ignores-readers", Gens.ints(0, 1 << 20), 50, 400)
-                .seed(seed).examples(4000)
-                .find(choices -> Schedules.run(m, choices));
+    void safetyHoldsOnPctSchedulesOfBothVariants() {
+        long seed = Seeds.seed("rwsem-owner safety PCT");
+        for (String variant : List.of("before", "after")) {
+            assertThat(RwsemSearches.safetyPct(variant).finds(seed)).as("a PCT schedule of %s violates safety (seed %d)", variant, seed)
+                    .isFalse();
+        }
+    }
+
+    /**
+     * The seeded exclusion bug (a spinner's unqueued trylock that also takes a reader-held lock)
+     * found by a real search: 0.2 % of PCT schedules of depth 3 hit it with three readers and
+     * three writers (seed 1, 3,000 schedules; uniformly random schedules hit it about 1 % of the
+     * time). The search tries up to 6,000 (a miss probability near 6e-6); the test prints its own
+     * seed's rate and the minimised schedule.
+     */
+    @Test
+    void pctSchedulesFindAndMinimiseTheSeededExclusionBug() {
+        long seed = Seeds.seed("rwsem-owner mutant exclusion PCT");
+        Model m = RwsemSearches.exclusionModel("mutant-trylock-ignores-readers");
+        Pct pct = new Pct(m, 3, 400);
+        Optional<Failure<Integer>> f = pct.find("exclusion mutant-trylock-ignores-readers", seed, 6000);
         assertThat(f).as("exclusion violation of the mutant with 3 readers and 3 writers").isPresent();
         assertThat(f.get().minimised().size()).isLessThanOrEqualTo(f.get().original().size());
         assertThat(f.get().message()).contains("exclusion");
+        System.out.printf("exclusion of mutant-trylock-ignores-readers: %.2f %% of single PCT schedules (2000 from seed %d)%n",
+                100 * pct.hitRate(seed, 2000), seed);
         List<String> steps = Schedules.labels(m, f.get().minimised());
-        System.out.println(f.get().property() + " (seed " + f.get().seed() + "): " + f.get().original().size()
-                + " steps minimised to " + steps.size() + ":");
+        System.out.println(f.get().property() + ": " + f.get().original().size() + " steps minimised to " + steps.size() + ":");
         for (int i = 0; i < steps.size(); i++) {
             System.out.println("  " + (i + 1) + ". " + steps.get(i));
         }

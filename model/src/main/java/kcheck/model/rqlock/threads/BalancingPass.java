@@ -4,7 +4,7 @@ import kcheck.model.rqlock.DoubleLockBalance;
 import kcheck.model.rqlock.RqLocks;
 
 /**
- * One balancing pass of the rq-lock scenario (KERNEL.md section 1), the caller frame the
+ * One balancing pass of the rq-lock scenario (docs/models/rq-lock.md), the caller frame the
  * explicit-state model builds around the recorded reference code ({@code RqLockProgram}):
  * {@code spin_lock(this_rq)}; {@code double_lock_balance(this_rq, busiest)}; critical section;
  * {@code double_unlock_balance(this_rq, busiest)}; {@code spin_unlock(this_rq)}. The caller

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -14,6 +16,7 @@ import kcheck.model.rwsem.RwSem;
 import kcheck.model.rwsem.RwsemCount;
 import kcheck.model.rwsem.RwsemOwnerFactory;
 import kcheck.model.threads.SpinBudgetExceeded;
+import kcheck.model.threads.Workers;
 
 class ThreadRwSemTest {
 
@@ -98,18 +101,11 @@ class ThreadRwSemTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"before", "after"})
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void theReferenceCodeRunsOnPlainThreadsAndLeavesTheLockFree(String variant) throws InterruptedException {
         ThreadRwSem sem = new ThreadRwSem(1, 2, new boolean[2], 1L << 40);
-        Thread[] tasks = new Thread[3];
-        for (int t = 0; t < 3; t++) {
-            final int task = t;
-            tasks[t] = new Thread(() -> RwsemTask.run(RwsemOwnerFactory.implementation(variant), sem.forTask(task, RwsemObserver.NONE),
-                    RwsemObserver.NONE, task, sem.isWriter(task), 200));
-            tasks[t].start();
-        }
-        for (Thread t : tasks) {
-            t.join();
-        }
+        Workers.run("task ", 3, task -> RwsemTask.run(RwsemOwnerFactory.implementation(variant),
+                sem.forTask(task, RwsemObserver.NONE), RwsemObserver.NONE, task, sem.isWriter(task), 200));
         RwSem any = sem.forTask(0, RwsemObserver.NONE);
         assertThat(any.atomicLongRead()).isEqualTo(RwsemCount.RWSEM_UNLOCKED_VALUE);
         assertThat(any.readOwner()).isIn(RwsemCount.NULL, RwsemCount.RWSEM_READER_OWNED);

@@ -1,0 +1,142 @@
+package kcheck.conform;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import kcheck.cli.ExitCodes;
+import kcheck.cli.UsageException;
+import kcheck.engine.Durations;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code kcheck conform cpudl --kernel-tree DIR}: compiles the tree's
+ * kernel/sched/cpudeadline.c against kcheck's shim and compares it with the Java port of that
+ * version, call by call. Exit codes: 0 they agree, 1 a divergence (printed, minimised), 2 the
+ * tree cannot be read or compiled, or has no port (one line; the compiler's message), 3 the time
+ * limit was hit first.
+ */
+@Command(name = "conform", description = "Compare a model's Java port with the kernel's own C, compiled from a kernel tree.")
+public final class ConformCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "MODEL", description = "cpudl")
+    String model;
+
+    @Option(names = "--kernel-tree", required = true, paramLabel = "DIR", description = "unpacked kernel source tree")
+    Path tree;
+
+    @Option(names = "--kernel-version", paramLabel = "V", description = "the tree's version (e.g. 6.12) instead of its Makefile's")
+    String version;
+
+    @Option(names = "--sequences", paramLabel = "N", defaultValue = "20000", description = "generated call sequences (default ${DEFAULT-VALUE})")
+    int sequences;
+
+    @Option(names = "--calls", paramLabel = "M", defaultValue = "40", description = "calls per sequence, at most (default ${DEFAULT-VALUE})")
+    int calls;
+
+    @Option(names = "--seed", paramLabel = "S", description = "seed of the generated sequences (printed when not given)")
+    Long seed;
+
+    @Option(names = "--no-walk", description = "skip the walk of the exhaustive model's transitions")
+    boolean noWalk;
+
+    @Option(names = "--walk-param", paramLabel = "KEY=VALUE", description = "model parameter of the walk (default: the model's defaults "
+            + "with hotplug=on): cpus, depth, keys")
+    Map<String, String> walkParams = new LinkedHashMap<>();
+
+    @Option(names = "--time-limit", paramLabel = "DURATION", description = "stop after this long (exit 3)")
+    String timeLimit;
+
+    @Override
+    public Integer call() {
+        PrintStream out = System.out;
+        if (!"cpudl".equals(model)) {
+            throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl)");
+        }
+        if (sequences < 0 || calls < 1) {
+            throw new UsageException("conform: --sequences must be >= 0 and --calls >= 1");
+        }
+        for (String k : walkParams.keySet()) {
+            if (!k.equals("cpus") && !k.equals("depth") && !k.equals("keys")) {
+                throw new UsageException("conform: --walk-param takes cpus, depth or keys, not '" + k + "'");
+            }
+        }
+        long limit = 0;
+        if (timeLimit != null) {
+            try {
+                limit = Durations.parse(timeLimit).toMillis();
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("conform: " + e.getMessage());
+            }
+        }
+        KernelTree kt;
+        CpudlConformance.Port port;
+        try {
+            kt = KernelTree.open(tree, version);
+            port = CpudlConformance.portFor(kt);
+        } catch (KernelTree.TreeException | CpudlConformance.NoPortException e) {
+            System.err.println("kcheck: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        long s = seed != null ? seed : System.nanoTime() & 0xFFFF_FFFFL;
+        Map<String, String> wp = new LinkedHashMap<>(Map.of("hotplug", "on"));
+        wp.putAll(walkParams);
+        CpudlConformance.Options o = new CpudlConformance.Options(s, sequences, calls, !noWalk, wp, limit);
+        out.println("conform cpudl: kernel tree " + kt.dir() + " (v" + kt.version() + "), port " + port.name());
+        out.println("  " + port.why());
+        out.println("  seed " + s + " (repeat with --seed " + s + ")");
+        out.flush();
+        CpudlConformance.Result r;
+        try {
+            r = CpudlConformance.run(kt, port, o, out);
+        } catch (CDriver.CompileException e) {
+            System.err.println("kcheck: " + kt.file("kernel/sched/cpudeadline.c") + " does not compile against kcheck's shim:");
+            System.err.println(e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (IOException e) {
+            System.err.println("kcheck: conform: " + e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (kcheck.model.ModelInputException e) {
+            throw new UsageException("conform: " + e.getMessage());
+        }
+        print(r, wp, out);
+        if (r.divergence() != null) {
+            return ExitCodes.VIOLATED;
+        }
+        return r.complete() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /** The report: counts, then the divergence with its minimised sequence, or AGREE. */
+    static void print(CpudlConformance.Result r, Map<String, String> walk, PrintStream out) {
+        out.println(String.format(Locale.ROOT, "  sequences: %,d, calls: %,d, disagreements: %d", r.sequences(), r.calls(),
+                r.divergence() != null && r.walkStates() == 0 ? 1 : 0));
+        if (r.walkStates() > 0) {
+            out.println(String.format(Locale.ROOT, "  model walk (%s): %,d states, %,d calls compared, disagreements: %d", walk, r.walkStates(),
+                    r.walkCalls(), r.divergence() != null ? 1 : 0));
+        }
+        out.println(String.format(Locale.ROOT, "  time: %.1f s", r.seconds()));
+        CpudlConformance.Divergence d = r.divergence();
+        if (d != null) {
+            out.println("DIVERGENCE in " + d.source() + ": " + d.original().ops().size() + " calls minimised to " + d.minimised().ops().size()
+                    + " (on " + d.minimised().cpus() + " CPUs" + (d.minimised().capacities() != null ? ", capacities "
+                    + java.util.Arrays.toString(d.minimised().capacities()) : "") + "):");
+            out.println("  cpudl_init(" + d.minimised().cpus() + "), every runqueue online");
+            for (int i = 0; i < d.minimised().ops().size(); i++) {
+                out.println("  " + (i + 1) + ". " + d.minimised().ops().get(i));
+            }
+            out.println("after " + d.call() + ":");
+            out.println("  C    (kernel/sched/cpudeadline.c): " + d.c());
+            out.println("  Java (" + r.port().name() + " port):" + " ".repeat(Math.max(1, 23 - r.port().name().length())) + d.java());
+        } else if (!r.complete()) {
+            out.println("INCOMPLETE: the time limit was hit first (no disagreement so far)");
+        } else {
+            out.println("AGREE: the C and the " + r.port().name() + " port gave identical heap, idx, size, free_cpus and find results after "
+                    + "every call");
+        }
+    }
+}

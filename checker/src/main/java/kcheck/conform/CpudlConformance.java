@@ -1,0 +1,661 @@
+package kcheck.conform;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import kcheck.engine.DeltaDebug;
+import kcheck.model.Params;
+import kcheck.model.cpudl.Cpudl;
+import kcheck.model.cpudl.CpudlBugs;
+import kcheck.model.cpudl.CpudlFactory;
+import kcheck.model.cpudl.CpudlHeap;
+import kcheck.model.cpudl.CpudlModel;
+import kcheck.model.cpudl.CpudlV612;
+import kcheck.model.cpudl.Cpumask;
+import kcheck.model.cpudl.Deadlines;
+import kcheck.model.cpudl.DlTask;
+
+/**
+ * {@code kcheck conform cpudl}: the kernel's own {@code kernel/sched/cpudeadline.c}, compiled
+ * with gcc against kcheck's shim, and the Java port of the same version run the same call
+ * sequences; after every call heap, idx, size, free_cpus (and a find's return value and
+ * later_mask) must be identical. Sequences are generated from a printed seed over u64 edge
+ * domains, with CPUs going offline and online and asymmetric capacities; then the exhaustive
+ * model's transitions at its default bounds (hotplug on) are walked through both. The first
+ * divergence stops the run and is minimised by delta debugging.
+ */
+public final class CpudlConformance {
+    /** Largest CPU count of a generated sequence (masks are carried in a {@code long}). */
+    static final int MAX_CPUS = 64;
+    private static final int[] CPU_COUNTS = {1, 2, 3, 4, 5, 7, 8, 16, 33, 64};
+    private static final long TWO_63 = Long.MIN_VALUE;
+    private static final long[] EDGES = {0L, 1L, 2L, 3L, TWO_63 - 1, TWO_63, TWO_63 + 1, TWO_63 + 2, -1L, -2L};
+    private static final long[] CLOCKS = {0L, 1L, TWO_63 - 1, TWO_63, TWO_63 + 1, -1L, TWO_63 - (1L << 31), -(1L << 31)};
+    private static final long[] DENSITIES = {0L, 1L << 18, 1L << 19, 3L << 18, 1L << 20, (1L << 20) + 1};
+    private static final long[] CAPACITIES = {160, 512, 1024};
+
+    private CpudlConformance() {
+    }
+
+    /** No port of kcheck follows the tree's cpudeadline.c. */
+    public static final class NoPortException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public NoPortException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The Java port a tree is compared with.
+     *
+     * @param name        the variant name ({@code v6.12}, {@code bug-382748c05e58})
+     * @param clearOnline the tree's {@code cpudl_clear()} takes the runqueue's online state
+     * @param why         one line: why this port applies
+     */
+    public record Port(String name, CpudlHeap heap, boolean clearOnline, String why) {
+    }
+
+    /**
+     * Maps a tree to a port. v6.1 and v6.12 have the same cpudeadline.c except the capacity
+     * accessor of the fallback ({@code capacity_orig_of()} in v6.1, {@code arch_scale_cpu_capacity()}
+     * in v6.12, the same value): both use the v6.12 port. Within them, the tree's
+     * {@code cpudl_clear()} decides: with the {@code online} argument (6.1.y/6.12.y stable with fix
+     * 382748c05e58) the v6.12 port, without it the port of v6.12 before that fix.
+     */
+    public static Port portFor(KernelTree tree) throws NoPortException, KernelTree.TreeException {
+        Path c = tree.file("kernel/sched/cpudeadline.c");
+        Path h = tree.file("kernel/sched/cpudeadline.h");
+        if (!Files.isReadable(c) || !Files.isReadable(h)) {
+            throw new KernelTree.TreeException("kernel tree " + tree.dir() + " has no readable kernel/sched/cpudeadline.c and cpudeadline.h");
+        }
+        if (!(tree.major() == 6 && (tree.minor() == 1 || tree.minor() == 12))) {
+            throw new NoPortException("no cpudl port matches kernel " + tree.version() + " (conform cpudl has ports of v6.1 and v6.12; "
+                    + "give --kernel-version 6.12 to compare this tree with the v6.12 port anyway)");
+        }
+        String src;
+        try {
+            src = Files.readString(c, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new KernelTree.TreeException("cannot read " + c + ": " + e.getMessage());
+        }
+        if (src.replaceAll("\\s+", " ").contains("void cpudl_clear(struct cpudl *cp, int cpu, bool online)")) {
+            return new Port("v6.12", new CpudlV612(), true, "v" + tree.series() + " cpudeadline.c with cpudl_clear(cp, cpu, online): the "
+                    + "v6.12 port" + (tree.minor() == 1 ? " (v6.1 differs only in reading the capacity with capacity_orig_of())" : ""));
+        }
+        return new Port("bug-382748c05e58", new CpudlBugs.OnlyFreeWhenOnline(), false, "v" + tree.series()
+                + " cpudeadline.c without the online argument of cpudl_clear(): the port of v6.12 before fix 382748c05e58");
+    }
+
+    /** One call of a sequence (see the driver's command list). */
+    public record Op(char kind, int cpu, long dl, boolean flag, long mask, long density) {
+        String command() {
+            return switch (kind) {
+                case 'S' -> "S " + cpu + " " + Long.toUnsignedString(dl);
+                case 'R' -> "R " + cpu + " " + (flag ? 1 : 0);
+                case 'N' -> "N " + cpu + " " + (flag ? 1 : 0) + " " + Long.toUnsignedString(dl);
+                case 'F' -> "F " + cpu;
+                default -> "Q " + Long.toUnsignedString(dl) + " " + Long.toHexString(mask) + " " + cpu + " " + density;
+            };
+        }
+
+        @Override
+        public String toString() {
+            return switch (kind) {
+                case 'S' -> "cpudl_set(cpu=" + cpu + ", dl=" + Deadlines.format(dl) + ")";
+                case 'R' -> "cpudl_clear(cpu=" + cpu + ", online=" + (flag ? 1 : 0) + ")";
+                case 'N' -> "rq_online_dl(cpu=" + cpu + (flag ? ", earliest_dl=" + Deadlines.format(dl) : ", no deadline task") + ")";
+                case 'F' -> "rq_offline_dl(cpu=" + cpu + ")";
+                default -> "cpudl_find(dl=" + Deadlines.format(dl) + ", cpus_mask=0x" + Long.toHexString(mask) + ", task_cpu=" + cpu
+                        + ", dl_density=" + DlTask.densityName(density) + ")";
+            };
+        }
+    }
+
+    /** A generated sequence: CPU count, capacities (null: all 1024) and calls. */
+    public record Sequence(int cpus, long[] capacities, List<Op> ops) {
+        Sequence with(List<Op> other) {
+            return new Sequence(cpus, capacities, other);
+        }
+
+        List<String> commands() {
+            List<String> out = new ArrayList<>(ops.size() + 2);
+            out.add("I " + cpus);
+            if (capacities != null) {
+                StringBuilder b = new StringBuilder("K");
+                for (long c : capacities) {
+                    b.append(' ').append(c);
+                }
+                out.add(b.toString());
+            }
+            for (Op o : ops) {
+                out.add(o.command());
+            }
+            return out;
+        }
+
+        /** Index in {@link #commands()} of op {@code i}. */
+        int commandOf(int i) {
+            return i + (capacities != null ? 2 : 1);
+        }
+    }
+
+    /**
+     * The first divergence: the generated (or walked) sequence, its minimised form, the call at
+     * which they differ and both outputs there.
+     */
+    public record Divergence(String source, Sequence original, Sequence minimised, String call, String c, String java) {
+    }
+
+    /**
+     * Options of a run.
+     *
+     * @param seed       the seed of the generated sequences
+     * @param sequences  how many sequences
+     * @param maxCalls   calls per sequence (each sequence has 1..maxCalls)
+     * @param walk       also walk the exhaustive model's transitions
+     * @param walkParams the model's parameters for the walk (its defaults, hotplug on)
+     * @param timeLimitMillis stop (INCOMPLETE) after this long; 0 = no limit
+     */
+    public record Options(long seed, int sequences, int maxCalls, boolean walk, Map<String, String> walkParams, long timeLimitMillis) {
+        public static Options defaults(long seed) {
+            return new Options(seed, 20_000, 40, true, Map.of("hotplug", "on"), 0);
+        }
+    }
+
+    /**
+     * The outcome.
+     *
+     * @param complete false if the time limit stopped the run first
+     */
+    public record Result(KernelTree tree, Port port, long seed, long sequences, long calls, long walkStates, long walkCalls,
+                         Divergence divergence, boolean complete, double seconds) {
+        public long disagreements() {
+            return divergence == null ? 0 : 1;
+        }
+    }
+
+    /** Compiles the tree's cpudeadline.c and runs the comparison. */
+    public static Result run(KernelTree tree, Port port, Options o, PrintStream log)
+            throws CDriver.CompileException, IOException {
+        long t0 = System.nanoTime();
+        String cFile = tree.file("kernel/sched/cpudeadline.c").toAbsolutePath().toString();
+        String hFile = tree.file("kernel/sched/cpudeadline.h").toAbsolutePath().toString();
+        for (String f : List.of(cFile, hFile)) {
+            if (f.contains("\"") || f.contains("\\")) {
+                throw new CDriver.CompileException("cannot compile " + f + ": its path contains a quote or a backslash");
+            }
+        }
+        try (CDriver c = CDriver.compileAndStart(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"),
+                List.of("KCHECK_CPUDEADLINE_C=\"" + cFile + "\"", "KCHECK_CPUDEADLINE_H=\"" + hFile + "\"",
+                        "KCHECK_CLEAR_ONLINE=" + (port.clearOnline() ? 1 : 0)))) {
+            Runner r = new Runner(c, port.heap(), o, t0);
+            r.sequences();
+            if (r.divergence == null && o.walk() && !r.timeUp()) {
+                r.walk(log);
+            }
+            return new Result(tree, port, o.seed(), r.sequencesRun, r.callsRun, r.walkStates, r.walkCalls, r.divergence,
+                    !r.stopped, (System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    /** The per-run state: the driver, counters, the first divergence. */
+    private static final class Runner {
+        final CDriver c;
+        final CpudlHeap heap;
+        final Options o;
+        final long t0;
+        long sequencesRun;
+        long callsRun;
+        long walkStates;
+        long walkCalls;
+        Divergence divergence;
+        boolean stopped;
+
+        Runner(CDriver c, CpudlHeap heap, Options o, long t0) {
+            this.c = c;
+            this.heap = heap;
+            this.o = o;
+            this.t0 = t0;
+        }
+
+        boolean timeUp() {
+            if (o.timeLimitMillis() > 0 && (System.nanoTime() - t0) / 1_000_000 > o.timeLimitMillis()) {
+                stopped = true;
+            }
+            return stopped;
+        }
+
+        void sequences() throws IOException {
+            SplittableRandom r = new SplittableRandom(o.seed());
+            List<Sequence> batch = new ArrayList<>();
+            int commands = 0;
+            for (int i = 0; i < o.sequences(); i++) {
+                Sequence s = generate(r, o.maxCalls());
+                batch.add(s);
+                for (String cmd : s.commands()) {
+                    commands += cmd.length() + 1;
+                }
+                if (commands >= 30_000 || i == o.sequences() - 1) {
+                    if (!runBatch(batch) || timeUp()) {
+                        return;
+                    }
+                    batch.clear();
+                    commands = 0;
+                }
+            }
+        }
+
+        private boolean runBatch(List<Sequence> batch) throws IOException {
+            List<String> all = new ArrayList<>();
+            for (Sequence s : batch) {
+                all.addAll(s.commands());
+            }
+            /* commands stay below a pipe's capacity, so writing them never waits for the driver's answers */
+            List<String> lines = c.run(all, all.size());
+            int at = 0;
+            for (Sequence s : batch) {
+                List<String> java = javaLines(heap, s);
+                int n = java.size();
+                int bad = firstDifference(lines.subList(at, at + n), java);
+                at += n;
+                sequencesRun++;
+                callsRun += s.ops().size();
+                if (bad >= 0) {
+                    divergence = minimise("generated sequence " + sequencesRun + " (seed " + o.seed() + ")", s);
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Delta debugging over the calls of a diverging sequence. */
+        Divergence minimise(String source, Sequence s) throws IOException {
+            IOException[] failure = new IOException[1];
+            List<Op> min = DeltaDebug.minimise(s.ops(), sub -> {
+                try {
+                    return diverges(s.with(sub)) >= 0;
+                } catch (IOException e) {
+                    failure[0] = e;
+                    return false;
+                }
+            });
+            if (failure[0] != null) {
+                throw failure[0];
+            }
+            Sequence m = s.with(min);
+            List<String> cl = c.run(m.commands(), m.commands().size());
+            List<String> jl = javaLines(heap, m);
+            int bad = firstDifference(cl, jl);
+            int op = bad - m.commandOf(0);
+            String call = op >= 0 ? (op + 1) + ". " + m.ops().get(op) : "cpudl_init(" + m.cpus() + ")";
+            return new Divergence(source, s, m, call, cl.get(bad), jl.get(bad));
+        }
+
+        int diverges(Sequence s) throws IOException {
+            List<String> cmds = s.commands();
+            return firstDifference(c.run(cmds, cmds.size()), javaLines(heap, s));
+        }
+
+        /** Walks every state the model reaches at its default bounds and every call it offers there. */
+        void walk(PrintStream log) throws IOException {
+            Map<String, String> p = new java.util.LinkedHashMap<>(o.walkParams());
+            CpudlFactory f = new CpudlFactory();
+            Params params = f.params(p);
+            CpudlModel m = (CpudlModel) f.create("conform", heap, params, Set.of("find-sound"));
+            int n = params.integer("cpus");
+            ArrayDeque<long[]> queue = new ArrayDeque<>();
+            Set<Key> seen = new HashSet<>();
+            Set<String> loaded = new HashSet<>();
+            Set<String> finds = new HashSet<>();
+            m.initial(s -> {
+                if (seen.add(new Key(s.clone()))) {
+                    queue.add(s.clone());
+                }
+            });
+            c.run(List.of("I " + n), 1);
+            while (!queue.isEmpty()) {
+                if (timeUp()) {
+                    return;
+                }
+                long[] s = queue.poll();
+                walkStates++;
+                m.successors(s, (actor, action, next) -> {
+                    if (seen.add(new Key(next.clone()))) {
+                        queue.add(next.clone());
+                    }
+                });
+                Cpudl base = m.heapOf(s);
+                String load = loadCommand(base, n);
+                List<Op> ops = new ArrayList<>();
+                String signature = stateSignature(m, s);
+                boolean fresh = loaded.add(load + signature);
+                m.calls(s, (kind, cpu, dl, flag, task) -> {
+                    if (kind == 4) {
+                        /* cpudl_find reads elements[0], size, free_cpus and the capacities only */
+                        String key = base.cpu(0) + ":" + base.dl(0) + ":" + base.size + ":" + base.freeCpus.toHex() + ":" + signature + ":" + task;
+                        if (finds.add(key)) {
+                            ops.add(new Op('Q', task.cpu, task.deadline, false, task.cpusMask.low64(), task.dlDensity));
+                        }
+                    } else if (fresh) {
+                        ops.add(switch (kind) {
+                            case 0 -> new Op('S', cpu, dl, false, 0, 0);
+                            case 1 -> new Op('R', cpu, 0, flag, 0, 0);
+                            case 2 -> new Op('F', cpu, 0, false, 0, 0);
+                            default -> new Op('N', cpu, dl, flag, 0, 0);
+                        });
+                    }
+                });
+                if (ops.isEmpty()) {
+                    continue;
+                }
+                pending.add(load);
+                pendingBytes += load.length() + 1;
+                for (Op op : ops) {
+                    String cmd = op.command();
+                    pending.add("B");
+                    pending.add(cmd);
+                    pendingBytes += cmd.length() + 3;
+                    Cpudl work = m.heapOf(s);
+                    expected.add(apply(heap, work, op, new Cpumask(n)));
+                    origin.add(new Origin(s, op));
+                }
+                if (pendingBytes > 40_000 && !flushWalk(m, n)) {
+                    return;
+                }
+            }
+            if (!flushWalk(m, n)) {
+                return;
+            }
+            if (log != null) {
+                log.flush();
+            }
+        }
+
+        /** The walk's batch: commands for the driver (at most ~40 KB, below a pipe's capacity), the port's answers, their origin. */
+        private final List<String> pending = new ArrayList<>();
+        private final List<String> expected = new ArrayList<>();
+        private final List<Origin> origin = new ArrayList<>();
+        private int pendingBytes;
+
+        private record Origin(long[] state, Op op) {
+        }
+
+        private boolean flushWalk(CpudlModel m, int n) throws IOException {
+            if (expected.isEmpty()) {
+                return true;
+            }
+            List<String> lines = c.run(pending, expected.size());
+            try {
+                for (int i = 0; i < expected.size(); i++) {
+                    walkCalls++;
+                    if (!expected.get(i).equals(lines.get(i))) {
+                        divergence = walkDivergence(m, origin.get(i).state(), origin.get(i).op(), lines.get(i), expected.get(i), n);
+                        return false;
+                    }
+                }
+                return true;
+            } finally {
+                pending.clear();
+                expected.clear();
+                origin.clear();
+                pendingBytes = 0;
+            }
+        }
+
+        /** A divergence found by the walk: the model's shortest path to the state, plus the call, minimised. */
+        private Divergence walkDivergence(CpudlModel m, long[] s, Op op, String cLine, String java, int n) throws IOException {
+            Sequence direct = new Sequence(n, null, List.of(op));
+            String source = "model state " + m.heapOf(s) + ", call " + op;
+            // replay from cpudl_init: find a path of calls to s by BFS over the model's calls
+            List<Op> path = pathTo(m, s, n);
+            if (path != null) {
+                List<Op> all = new ArrayList<>(path);
+                all.add(op);
+                Sequence seq = new Sequence(n, null, all);
+                if (diverges(seq) >= 0) {
+                    return minimise("model walk: " + source, seq);
+                }
+            }
+            return new Divergence("model walk: " + source, direct, direct, "1. " + op + " on the loaded state", cLine, java);
+        }
+
+        private List<Op> pathTo(CpudlModel m, long[] target, int n) {
+            record Node(long[] s, Node parent, Op op) {
+            }
+            ArrayDeque<Node> q = new ArrayDeque<>();
+            Set<Key> seen = new HashSet<>();
+            m.initial(s -> {
+                q.add(new Node(s.clone(), null, null));
+                seen.add(new Key(s.clone()));
+            });
+            while (!q.isEmpty()) {
+                Node x = q.poll();
+                if (Arrays.equals(x.s(), target)) {
+                    List<Op> out = new ArrayList<>();
+                    for (Node y = x; y.op() != null; y = y.parent()) {
+                        out.add(0, y.op());
+                    }
+                    return out;
+                }
+                List<Op> ops = new ArrayList<>();
+                m.calls(x.s(), (kind, cpu, dl, flag, task) -> {
+                    if (kind != 4) {
+                        ops.add(switch (kind) {
+                            case 0 -> new Op('S', cpu, dl, false, 0, 0);
+                            case 1 -> new Op('R', cpu, 0, flag, 0, 0);
+                            case 2 -> new Op('F', cpu, 0, false, 0, 0);
+                            default -> new Op('N', cpu, dl, flag, 0, 0);
+                        });
+                    }
+                });
+                /* calls() enumerates the same steps as successors(), in the same order, finds last */
+                int[] i = {0};
+                m.successors(x.s(), (actor, action, next) -> {
+                    int k = i[0]++;
+                    if (k < ops.size() && seen.add(new Key(next.clone()))) {
+                        q.add(new Node(next.clone(), x, ops.get(k)));
+                    }
+                });
+            }
+            return null;
+        }
+    }
+
+    /** What decides the calls offered at a state beyond its heap: the runqueues' states and deadlines. */
+    private static String stateSignature(CpudlModel m, long[] s) {
+        StringBuilder b = new StringBuilder("|");
+        m.decode(s, (owner, field, value) -> {
+            if (field.equals("runqueues") || field.equals("capacity")) {
+                b.append(value);
+            }
+        });
+        return b.toString();
+    }
+
+    /** The driver's load command for a heap: size, every slot, every idx, free_cpus. */
+    static String loadCommand(Cpudl cp, int n) {
+        StringBuilder b = new StringBuilder("L ").append(cp.size);
+        for (int h = 0; h < n; h++) {
+            b.append(' ').append(cp.cpu(h)).append(' ').append(Long.toUnsignedString(cp.dl(h)));
+        }
+        for (int x = 0; x < n; x++) {
+            b.append(' ').append(cp.idx(x));
+        }
+        return b.append(' ').append(cp.freeCpus.toHex()).toString();
+    }
+
+    private record Key(long[] s) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && Arrays.equals(k.s, s);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(s);
+        }
+    }
+
+    /** -1 if equal, else the first index where they differ. */
+    static int firstDifference(List<String> a, List<String> b) {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            if (!a.get(i).equals(b.get(i))) {
+                return i;
+            }
+        }
+        return a.size() == b.size() ? -1 : Math.min(a.size(), b.size());
+    }
+
+    /** The lines the Java port prints for a sequence (what the driver prints for it). */
+    static List<String> javaLines(CpudlHeap heap, Sequence s) {
+        List<String> out = new ArrayList<>();
+        Cpudl cp = Cpudl.init(s.cpus());
+        for (int c = 0; c < s.cpus(); c++) {
+            heap.rqOnlineDl(cp, c, false, 0);
+        }
+        out.add(state(cp));
+        if (s.capacities() != null) {
+            cp.setCapacities(s.capacities());
+            out.add(state(cp));
+        }
+        Cpumask later = new Cpumask(s.cpus());
+        for (Op op : s.ops()) {
+            out.add(apply(heap, cp, op, later));
+        }
+        return out;
+    }
+
+    static String apply(CpudlHeap heap, Cpudl cp, Op op, Cpumask later) {
+        switch (op.kind()) {
+            case 'S' -> heap.set(cp, op.cpu(), op.dl());
+            case 'R' -> heap.clear(cp, op.cpu(), op.flag());
+            case 'N' -> heap.rqOnlineDl(cp, op.cpu(), op.flag(), op.dl());
+            case 'F' -> heap.rqOfflineDl(cp, op.cpu());
+            default -> {
+                Cpumask allowed = new Cpumask(cp.nrCpus());
+                allowed.setLow64(op.mask());
+                later.clearAll();
+                int ret = heap.find(cp, new DlTask(op.dl(), allowed, op.cpu(), op.density()), later);
+                return state(cp) + " find=" + ret + " mask=" + later.toHex();
+            }
+        }
+        return state(cp);
+    }
+
+    /** {@code size=S heap=c:d,.. idx=i,.. free=HEX}, as the driver prints it. */
+    static String state(Cpudl cp) {
+        StringBuilder b = new StringBuilder("size=").append(cp.size).append(" heap=");
+        for (int h = 0; h < cp.size; h++) {
+            b.append(h == 0 ? "" : ",").append(cp.cpu(h)).append(':').append(Long.toUnsignedString(cp.dl(h)));
+        }
+        b.append(" idx=");
+        for (int x = 0; x < cp.nrCpus(); x++) {
+            b.append(x == 0 ? "" : ",").append(cp.idx(x));
+        }
+        return b.append(" free=").append(cp.freeCpus.toHex()).toString();
+    }
+
+    /** One generated sequence: CPUs going offline and online, deadlines at the u64 edges and around a clock anywhere in u64. */
+    static Sequence generate(SplittableRandom r, int maxCalls) {
+        int n = CPU_COUNTS[r.nextInt(CPU_COUNTS.length)];
+        long[] caps = null;
+        if (r.nextBoolean()) {
+            caps = new long[n];
+            for (int c = 0; c < n; c++) {
+                caps[c] = CAPACITIES[r.nextInt(CAPACITIES.length)];
+            }
+        }
+        long clock = r.nextInt(3) == 0 ? r.nextLong() : CLOCKS[r.nextInt(CLOCKS.length)];
+        boolean[] online = new boolean[n];
+        Arrays.fill(online, true);
+        boolean[] busy = new boolean[n];
+        long[] earliest = new long[n];
+        int len = 1 + r.nextInt(maxCalls);
+        List<Op> ops = new ArrayList<>(len);
+        for (int i = 0; i < len; i++) {
+            int cpu = r.nextInt(n);
+            int k = r.nextInt(20);
+            if (k < 9) {
+                long dl = deadline(r, clock);
+                for (int t = 0; t < 20 && !windowed(busy, earliest, cpu, dl); t++) {
+                    dl = t < 10 ? deadline(r, clock) : clock + r.nextLong(1L << 32);
+                }
+                if (!windowed(busy, earliest, cpu, dl)) {
+                    continue;
+                }
+                busy[cpu] = true;
+                earliest[cpu] = dl;
+                ops.add(new Op('S', cpu, dl, false, 0, 0));
+            } else if (k < 12) {
+                busy[cpu] = false;
+                ops.add(new Op('R', cpu, 0, online[cpu], 0, 0));
+            } else if (k < 14) {
+                if (online[cpu]) {
+                    online[cpu] = false;
+                    ops.add(new Op('F', cpu, 0, false, 0, 0));
+                } else {
+                    online[cpu] = true;
+                    ops.add(new Op('N', cpu, busy[cpu] ? earliest[cpu] : 0, busy[cpu], 0, 0));
+                }
+            } else {
+                long mask = switch (r.nextInt(4)) {
+                    case 0 -> n == 64 ? -1L : (1L << n) - 1;
+                    case 1 -> 1L << r.nextInt(n);
+                    case 2 -> (n == 64 ? -1L : (1L << n) - 1) & ~(1L << r.nextInt(n));
+                    default -> r.nextLong() & (n == 64 ? -1L : (1L << n) - 1);
+                };
+                if (mask == 0) {
+                    mask = 1L << r.nextInt(n);
+                }
+                long density = r.nextInt(4) == 0 ? r.nextLong(1L << 21) : DENSITIES[r.nextInt(DENSITIES.length)];
+                ops.add(new Op('Q', r.nextInt(n), deadline(r, clock), false, mask, density));
+            }
+        }
+        return new Sequence(n, caps, ops);
+    }
+
+    /**
+     * The kernel's assumption (and the model's): the deadlines of the runqueues lie within one
+     * window [b, b + 2^63). Outside it dl_time_before() is not an order (two keys 2^63 apart are
+     * each "before" the other), and v6.12's cpudl_clear() can then index elements[-1]: a
+     * generated sequence never leaves it. True if setting {@code cpu}'s deadline to {@code dl}
+     * keeps the deadlines in one window.
+     */
+    static boolean windowed(boolean[] busy, long[] earliest, int cpu, long dl) {
+        for (int b = -1; b < busy.length; b++) {
+            if (b >= 0 && (!busy[b] || b == cpu)) {
+                continue;
+            }
+            long base = b < 0 ? dl : earliest[b];
+            boolean all = dl - base >= 0;
+            for (int x = 0; x < busy.length && all; x++) {
+                all = !busy[x] || x == cpu || earliest[x] - base >= 0;
+            }
+            if (all) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long deadline(SplittableRandom r, long clock) {
+        int k = r.nextInt(10);
+        if (k < 3) {
+            return EDGES[r.nextInt(EDGES.length)];
+        }
+        long offset = r.nextInt(5) == 0 ? EDGES[r.nextInt(EDGES.length)] : r.nextLong(1L << 32);
+        return clock + offset;
+    }
+}

@@ -1,0 +1,139 @@
+package kcheck.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DiskBfsTest {
+
+    private static Options disk() {
+        return Options.defaults().withWorkers(1).withStore(StoreMode.DISK);
+    }
+
+    /**
+     * A budget so small that the fingerprint table (after its 2 MiB of table objects, 1 MiB of sort
+     * buffer and 1 MiB of bitmap headroom) holds about 40,000 states: a search of 194,481 states
+     * moves it to disk several times, and from then on checks every level against the runs.
+     */
+    private static Options overflowing() {
+        return disk().withMemoryBytes((4L << 20) + 300_000);
+    }
+
+    @Test
+    void diskSearchCountsWhatTheExactSearchCounts() {
+        for (Options o : List.of(disk(), disk().withWorkers(2), overflowing(), overflowing().withWorkers(2))) {
+            RunResult r = Engine.check(new Counters(4, 5).deadlockFree(), o);
+            assertThat(r.stats().states()).as(o.toString()).isEqualTo(1296);
+            assertThat(r.stats().depth()).isEqualTo(20);
+            assertThat(r.stats().complete()).isTrue();
+            assertThat(r.stats().store()).isEqualTo(StoreMode.DISK);
+            assertThat(r.property("deadlock-free").verdict()).isEqualTo(Verdict.HOLDS);
+        }
+    }
+
+    @Test
+    void statesBeyondTheRamTableAreCountedOnceAcrossRuns() {
+        RunResult exact = Engine.check(new Counters(4, 20).deadlockFree(), Options.defaults().withWorkers(2));
+        RunResult r = Engine.check(new Counters(4, 20).deadlockFree(), overflowing().withWorkers(2));
+        assertThat(r.stats().states()).isEqualTo(exact.stats().states()).isEqualTo(21L * 21 * 21 * 21);
+        assertThat(r.stats().transitions()).isEqualTo(exact.stats().transitions());
+        assertThat(r.stats().depth()).isEqualTo(80);
+        assertThat(r.stats().storeBytes()).as("RAM holds a part of the fingerprints").isLessThan(194_481L * 6 + (2L << 20));
+        assertThat(r.stats().diskBytes()).isPositive();
+        assertThat(r.stats().omission()).isPositive();
+    }
+
+    @Test
+    void oneWorkerOnDiskGivesTheSameShortestTraceAsInRam() {
+        for (Options o : List.of(disk(), overflowing())) {
+            RunResult d = Engine.check(new Counters(4, 14).sumIsNever(40).neverStepsTo(13), o);
+            RunResult m = Engine.check(new Counters(4, 14).sumIsNever(40).neverStepsTo(13),
+                    Options.defaults().withWorkers(1).withStore(StoreMode.FINGERPRINT));
+            for (String p : List.of("sum-is-not-40", "never-13")) {
+                RawTrace a = d.property(p).trace();
+                RawTrace b = m.property(p).trace();
+                assertThat(d.property(p).verdict()).isEqualTo(Verdict.VIOLATED);
+                assertThat(a.length()).isEqualTo(b.length());
+                for (int i = 0; i <= a.length(); i++) {
+                    assertThat(a.states().get(i)).as(p + " step " + i).containsExactly(b.states().get(i));
+                }
+            }
+        }
+    }
+
+    @Test
+    void metricWitnessesAreShortestOnDisk() {
+        RunResult r = Engine.check(new Counters(4, 9).sumMetric(Long.MAX_VALUE), overflowing().withWorkers(2));
+        PropertyResult p = r.property("sum");
+        assertThat(p.metric().max()).containsExactly(36);
+        assertThat(p.metric().witnesses()[0].length()).isEqualTo(36);
+    }
+
+    @Test
+    void limitsEndTheDiskSearchIncomplete() {
+        RunResult t = Engine.check(new Counters(8, 9).deadlockFree(), disk().withTimeLimit(Duration.ofMillis(50)));
+        assertThat(t.property("deadlock-free").verdict()).isEqualTo(Verdict.INCOMPLETE);
+        RunResult d = Engine.check(new Counters(4, 9).deadlockFree(), disk().withMaxDepth(5));
+        assertThat(d.property("deadlock-free").verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(d.stats().limit()).contains("depth bound");
+    }
+
+    @Test
+    void theFilesOfARunWithoutCheckpointsAreRemoved(@TempDir Path dir) throws Exception {
+        Engine.check(new Counters(3, 40).deadlockFree(), overflowing().withDisk(new Options.Disk(dir, false, false,
+                Duration.ofMinutes(5))));
+        try (var files = Files.list(dir)) {
+            assertThat(files.toList()).isEmpty();
+        }
+    }
+
+    @Test
+    void aSearchStoppedAtACheckpointResumesToTheSameCountsAndVerdicts(@TempDir Path dir) {
+        Counters model = new Counters(4, 20).sumIsNever(70).deadlockFree();
+        RunResult whole = Engine.check(model, overflowing().withWorkers(2));
+        int[] seen = {0};
+        ProgressListener crash = new ProgressListener() {
+            @Override
+            public void progress(Progress p) {
+            }
+
+            @Override
+            public void checkpoint(Path d, long states, int depth, double seconds) {
+                if (++seen[0] == 7) {
+                    throw new IllegalStateException("crash after checkpoint 7");
+                }
+            }
+        };
+        Options.Disk every = new Options.Disk(dir, true, false, Duration.ZERO);
+        assertThatThrownBy(() -> Engine.check(model, overflowing().withWorkers(2).withDisk(every).withListener(crash)))
+                .hasMessageContaining("crash");
+        assertThat(dir.resolve("checkpoint.bin")).exists();
+        RunResult resumed = Engine.check(model, overflowing().withWorkers(1)
+                .withDisk(new Options.Disk(dir, true, true, Duration.ofMinutes(5))));
+        assertThat(resumed.stats().states()).isEqualTo(whole.stats().states()).isEqualTo(21L * 21 * 21 * 21);
+        assertThat(resumed.stats().transitions()).isEqualTo(whole.stats().transitions());
+        assertThat(resumed.stats().depth()).isEqualTo(whole.stats().depth());
+        for (PropertyResult p : whole.properties()) {
+            PropertyResult q = resumed.property(p.id());
+            assertThat(q.verdict()).as(p.id()).isEqualTo(p.verdict());
+            if (p.trace() != null) {
+                assertThat(q.trace().length()).isEqualTo(p.trace().length());
+            }
+        }
+    }
+
+    @Test
+    void aCheckpointOfAnotherSearchIsRefused(@TempDir Path dir) {
+        Engine.check(new Counters(3, 9).deadlockFree(), disk().withDisk(new Options.Disk(dir, true, false, Duration.ZERO)));
+        assertThatThrownBy(() -> Engine.check(new Counters(4, 9).deadlockFree(),
+                disk().withDisk(new Options.Disk(dir, true, true, Duration.ZERO))))
+                .isInstanceOf(CheckpointException.class).hasMessageContaining("another search");
+    }
+}

@@ -1,0 +1,129 @@
+package kcheck.engine.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+import kcheck.engine.Hashing;
+import kcheck.engine.Options;
+
+class CompactStoreTest {
+
+    private static long add(StateStore s, long... state) {
+        return s.add(state, Hashing.hash(state, 0, state.length));
+    }
+
+    @Test
+    void addsEachStateOnceInAtMostEightBytesAState() {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        int n = 1_000_000;
+        Set<Long> ids = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            long id = add(s, i, i * 31L);
+            assertThat(id).isNotNegative();
+            ids.add(id);
+        }
+        assertThat(ids).hasSize(n);
+        for (int i = 0; i < n; i += 101) {
+            assertThat(add(s, i, i * 31L)).isEqualTo(StateStore.PRESENT);
+        }
+        assertThat(s.size()).isEqualTo(n);
+        assertThat(s.stored()).isEqualTo(n);
+        double slotBytes = (double) (s.bytes() - (long) CompactStore.TABLES * 32) / n;
+        assertThat(slotBytes).as("6-byte slots at load 0.75..0.9").isBetween(6.0 / 0.9, 8.0);
+    }
+
+    @Test
+    void idsAreDensePerShardAsTheOtherStoresHandThemOut() {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        Set<Long> ids = new HashSet<>();
+        for (long i = 0; i < 10_000; i++) {
+            ids.add(add(s, i));
+        }
+        Set<Long> expected = new HashSet<>();
+        for (int k = 0; k < s.shards(); k++) {
+            for (long local = 0; local < s.count(k); local++) {
+                expected.add(StateStore.id(k, local));
+            }
+        }
+        assertThat(ids).isEqualTo(expected);
+    }
+
+    @Test
+    void aFullBudgetIsFullOrWithSpillAnswersNewAndSaysSaturated() {
+        CompactStore full = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(3L << 20), false, false);
+        long r = 0;
+        int i = 0;
+        while (r != StateStore.FULL && i < 10_000_000) {
+            r = add(full, i++);
+        }
+        assertThat(r).isEqualTo(StateStore.FULL);
+        assertThat(full.fullReason()).isEqualTo("memory budget");
+
+        CompactStore spill = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(3L << 20), false, true);
+        for (int k = 0; k < i + 100_000; k++) {
+            assertThat(add(spill, k)).isNotNegative();
+        }
+        assertThat(spill.saturated()).isTrue();
+        assertThat(spill.stored()).isLessThan(i + 100_000L);
+        spill.clear();
+        assertThat(spill.saturated()).isFalse();
+        assertThat(spill.stored()).isZero();
+        assertThat(add(spill, 0)).isNotNegative();
+        assertThat(add(spill, 0)).isEqualTo(StateStore.PRESENT);
+    }
+
+    @Test
+    void sortedStreamGivesEveryKeyOnceInAscendingOrder() throws Exception {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        SplittableRandom r = new SplittableRandom(3);
+        Set<Long> keys = new HashSet<>();
+        for (int i = 0; i < 200_000; i++) {
+            long[] st = {r.nextLong()};
+            long h = Hashing.hash(st, 0, 1);
+            s.add(st, h);
+            keys.add(CompactStore.key(h));
+        }
+        List<Long> out = new ArrayList<>();
+        s.forEachSorted(out::add);
+        assertThat(out).hasSize(keys.size()).isSorted();
+        assertThat(new HashSet<>(out)).isEqualTo(keys);
+    }
+
+    @Test
+    void keysWithZeroLowBitsStayDistinctFromEmptySlots() {
+        long h = 0x1234_0000_0000_0000L;
+        assertThat(CompactStore.key(h)).isNotEqualTo(h).isEqualTo(h | 1);
+        assertThat(CompactStore.key(h | 5)).isEqualTo(h | 5);
+    }
+
+    @Test
+    void concurrentInsertsStoreEachStateExactlyOnce() throws Exception {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), true, false);
+        int n = 400_000;
+        long[] added = new long[2];
+        Thread[] ts = new Thread[2];
+        for (int t = 0; t < 2; t++) {
+            int me = t;
+            ts[t] = new Thread(() -> {
+                for (int i = 0; i < n; i++) {
+                    if (add(s, i) >= 0) {
+                        added[me]++;
+                    }
+                }
+            });
+            ts[t].start();
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        assertThat(added[0] + added[1]).isEqualTo(n);
+        assertThat(s.size()).isEqualTo(n);
+    }
+}

@@ -1,0 +1,95 @@
+package kcheck.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import kcheck.engine.Engine;
+import kcheck.engine.Options;
+import kcheck.engine.PropertyResult;
+import kcheck.engine.RunResult;
+import kcheck.gate.Baseline;
+import kcheck.model.Model;
+import kcheck.model.ModelFactory;
+import kcheck.model.Models;
+
+/** The baseline's search groups, their one-machine results (computed once), and the comparison a cluster must pass. */
+final class Groups {
+    record Group(String name, Model model) {
+    }
+
+    private static final Map<String, RunResult> ONE = new ConcurrentHashMap<>();
+
+    private Groups() {
+    }
+
+    /** Every (model, variant, bounds) of the baseline with its properties; quick bounds if {@code quick}. */
+    static List<Group> all(boolean quick) {
+        Baseline b = Baseline.read(Path.of("..", "kcheck-baseline.json"));
+        Map<String, Set<String>> props = new LinkedHashMap<>();
+        Map<String, Baseline.Entry> first = new LinkedHashMap<>();
+        for (Baseline.Entry e : b.entries()) {
+            String key = e.model() + " " + e.variant() + " " + e.effectiveParams(quick);
+            props.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(e.property());
+            first.putIfAbsent(key, e);
+        }
+        List<Group> out = new ArrayList<>();
+        for (Map.Entry<String, Set<String>> g : props.entrySet()) {
+            Baseline.Entry e = first.get(g.getKey());
+            ModelFactory f = Models.get(e.model());
+            out.add(new Group(g.getKey(), f.create(e.variant(), f.params(e.effectiveParams(quick)), g.getValue())));
+        }
+        return out;
+    }
+
+    /** The first group of each model: a representative subset. */
+    static List<Group> onePerModel(boolean quick) {
+        Map<String, Group> out = new LinkedHashMap<>();
+        for (Group g : all(quick)) {
+            out.putIfAbsent(g.model().name(), g);
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    static RunResult oneMachine(Group g) {
+        return ONE.computeIfAbsent(g.name(), k -> Engine.check(g.model(), Options.defaults().withWorkers(1)));
+    }
+
+    /**
+     * Same verdicts, maxima and counterexample lengths, and (when exhaustive) the same state count and depth.
+     * One exception, by design: on a model with partial-order reduction whose state graph has
+     * cycles, a partitioned search cannot see whether a successor another partition owns was
+     * visited, so its cycle proviso counts it as visited and expands that state fully. It then
+     * stores at least the one machine's states, never fewer (v6.12 qspinlock at 2 CPUs: 362 vs 311).
+     */
+    static void assertSame(Model model, RunResult one, RunResult other) {
+        assertThat(other.stats().complete()).as("exhaustive").isEqualTo(one.stats().complete());
+        if (one.stats().complete()) {
+            if (model.partialOrder() && !model.acyclic()) {
+                assertThat(other.stats().states()).as("distinct states (conservative proviso)")
+                        .isGreaterThanOrEqualTo(one.stats().states());
+            } else {
+                assertThat(other.stats().states()).as("distinct states").isEqualTo(one.stats().states());
+                assertThat(other.stats().depth()).as("depth").isEqualTo(one.stats().depth());
+            }
+        }
+        for (PropertyResult p : one.properties()) {
+            PropertyResult q = other.property(p.id());
+            assertThat(q.verdict()).as(p.id()).isEqualTo(p.verdict());
+            if (p.metric() != null) {
+                assertThat(q.metric().max()).as(p.id() + " maxima").isEqualTo(p.metric().max());
+            }
+            if (p.trace() != null && p.trace().loopStart() < 0) {
+                assertThat(q.trace()).as(p.id() + " trace").isNotNull();
+                assertThat(q.trace().length()).as(p.id() + " shortest trace").isEqualTo(p.trace().length());
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package kcheck.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+
+import kcheck.engine.Options;
+import kcheck.engine.RunResult;
+
+/**
+ * Three cluster nodes in this JVM (three actor systems, talking over Artery TCP on loopback): on
+ * every baseline group at quick bounds, the verdicts, distinct-state counts and shortest-trace
+ * lengths of one machine. ({@code -Dkcheck.cluster.full=true}: at the baseline's full bounds.)
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LocalClusterTest {
+    static final boolean FULL = Boolean.getBoolean("kcheck.cluster.full");
+    final List<ActorSystem<?>> systems = new ArrayList<>();
+
+    @BeforeAll
+    void start() {
+        ActorSystem<Msg.ToPartition> first = Nodes.worker("127.0.0.1", 0, List.of());
+        systems.add(first);
+        for (int i = 1; i < 3; i++) {
+            systems.add(Nodes.worker("127.0.0.1", 0, List.of(Nodes.self(first))));
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        systems.forEach(ActorSystem::terminate);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> threeNodesGiveTheOneMachineResultOnEveryBaselineGroup() {
+        return Groups.all(!FULL).stream().map(g -> DynamicTest.dynamicTest(g.name(), () -> {
+            RunResult one = Groups.oneMachine(g);
+            RunResult three = PekkoCluster.run(g.model(), Options.defaults(), systems.get(0), 3);
+            Groups.assertSame(g.model(), one, three);
+            assertThat(three.stats().workers()).isEqualTo(3);
+            if (g.model().partialOrder() && !g.model().acyclic()) {
+                // without partial-order reduction the counts must agree exactly
+                Options noPor = Options.defaults().withPartialOrder(false);
+                RunResult oneFull = kcheck.engine.Engine.check(g.model(), noPor.withWorkers(1));
+                RunResult threeFull = PekkoCluster.run(g.model(), noPor, systems.get(0), 3);
+                assertThat(threeFull.stats().complete()).isEqualTo(oneFull.stats().complete());
+                if (oneFull.stats().complete()) {
+                    assertThat(threeFull.stats().states()).as("distinct states without partial order")
+                            .isEqualTo(oneFull.stats().states());
+                }
+            }
+        }));
+    }
+}

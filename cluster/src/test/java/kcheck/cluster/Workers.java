@@ -1,0 +1,49 @@
+package kcheck.cluster;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Worker JVMs on loopback ({@code kcheck worker}), started and stopped by a test. */
+final class Workers implements AutoCloseable {
+    final List<Process> processes = new ArrayList<>();
+    final List<Integer> ports = new ArrayList<>();
+
+    Workers(int n) throws IOException {
+        for (int i = 0; i < n; i++) {
+            ports.add(freePort());
+        }
+        for (int i = 0; i < n; i++) {
+            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx512m", "-cp", System.getProperty("java.class.path"), "kcheck.cli.Main", "worker",
+                    "--join", "127.0.0.1:" + ports.get(0), "--port", Integer.toString(ports.get(i))));
+            processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(new java.io.File(System.getProperty("java.io.tmpdir"), "kcheck-worker-" + ports.get(i) + ".log")))
+                    .start());
+        }
+    }
+
+    String seed() {
+        return "127.0.0.1:" + ports.get(0);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (Process p : processes) {
+            p.destroy();
+        }
+        for (Process p : processes) {
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+    }
+}

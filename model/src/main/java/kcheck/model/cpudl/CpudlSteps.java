@@ -1,0 +1,312 @@
+package kcheck.model.cpudl;
+
+import kcheck.model.ModelLimitException;
+import kcheck.model.StepSink;
+
+/**
+ * Step enumeration of the cpudl model, with the scratch space of one thread: decode the state into
+ * a {@link Cpudl} of real u64 deadlines, run the variant's port on a copy for each call, encode
+ * the result. Step numbers (actions), in emission order:
+ *
+ * <pre>
+ *   c * dn + k                 cpudl_set(cpu=c, dl=dom[k])
+ *   clearBase + c              cpudl_clear(cpu=c)                   (runqueue online)
+ *   clearOffBase + c           cpudl_clear(cpu=c) on an offline rq   (hotplug=on)
+ *   hotplugBase + 4c + h       h: 0 rq_offline_dl [cpu down], 1 rq_offline_dl [root domain change],
+ *                                 2 rq_online_dl [cpu up], 3 rq_online_dl [root domain change]
+ *   findBase + task * codes + answer
+ * </pre>
+ *
+ * A task is (deadline, affinity, density, task_cpu); its answer is the CPU + 1 (n + 1: out of
+ * range) for a v4.x {@code cpudl_find}, else {@code ret | later_mask << 1}.
+ */
+public final class CpudlSteps {
+    /** Receives the calls the model offers at a state (for the conformance walk). */
+    @FunctionalInterface
+    public interface CallSink {
+        /**
+         * {@code kind}: 0 {@code cpudl_set(cpu, dl)}, 1 {@code cpudl_clear(cpu, online=flag)}, 2
+         * {@code rq_offline_dl(cpu)}, 3 {@code rq_online_dl(cpu)} (flag: the runqueue has deadline
+         * tasks, earliest {@code dl}), 4 {@code cpudl_find(task)} ({@code task} only valid during the call).
+         */
+        void call(int kind, int cpu, long dl, boolean flag, DlTask task);
+    }
+
+    private final CpudlModel m;
+    private final CpudlLayout l;
+    private final long[] nx;
+    private final Cpudl cp;
+    private final Cpudl work;
+    private final Cpudl sh;
+    private final Cpudl shWork;
+    private final Cpumask later;
+    private final int[] valueCount;
+    private final long[] caps;
+    private final DlTask task;
+
+    CpudlSteps(CpudlModel m) {
+        this.m = m;
+        this.l = m.layout;
+        int n = m.n;
+        this.nx = new long[l.width];
+        this.cp = Cpudl.init(n);
+        this.work = Cpudl.init(n);
+        this.sh = Cpudl.init(n);
+        this.shWork = Cpudl.init(n);
+        this.later = new Cpumask(n);
+        this.valueCount = new int[m.dn];
+        this.caps = m.asymDims ? m.fixedCapacities() : null;
+        this.task = new DlTask(0, m.aff[0], 0, 0);
+    }
+
+    void successors(long[] s, StepSink out) {
+        int n = m.n;
+        int dn = m.dn;
+        int d = l.depth.getInt(s);
+        l.decodeMain(s, cp, caps);
+        long live = l.live(s);
+        if (d < m.maxDepth) {
+            boolean compare = m.same && l.premiseOff.get(s) == 0;
+            if (compare) {
+                l.decodeHeap(s, sh, true);
+            }
+            java.util.Arrays.fill(valueCount, 0);
+            for (int c = 0; c < n; c++) {
+                int code = l.rqCode(s, c);
+                if (code != 0) {
+                    valueCount[code - 1]++;
+                }
+            }
+            for (int c = 0; c < n; c++) {
+                if (l.state(s, c) == CpudlLayout.OUT) {
+                    continue;
+                }
+                int own = l.rqCode(s, c);
+                long others = own != 0 && valueCount[own - 1] == 1 ? live & ~(1L << (own - 1)) : live;
+                for (int k = 0; k < dn; k++) {
+                    if (!m.dom.windowed(others | (1L << k))) {
+                        continue;
+                    }
+                    if (!run(0, c, k, false, s)) {
+                        continue;
+                    }
+                    System.arraycopy(s, 0, nx, 0, l.width);
+                    l.encodeMain(work, nx);
+                    l.ref[c].set(nx, k + 1);
+                    if (l.hotplug) {
+                        l.rqdl[c].set(nx, k + 1);
+                    }
+                    finish(nx, d, 0, compare, c, k, false, s);
+                    out.step(0, c * dn + k, nx);
+                }
+            }
+            for (int c = 0; c < n; c++) {
+                int st = l.state(s, c);
+                if (st == CpudlLayout.OUT) {
+                    continue;
+                }
+                boolean online = st == CpudlLayout.ON;
+                if (!run(1, c, -1, online, s)) {
+                    continue;
+                }
+                System.arraycopy(s, 0, nx, 0, l.width);
+                l.encodeMain(work, nx);
+                l.ref[c].set(nx, 0);
+                if (l.hotplug) {
+                    l.rqdl[c].set(nx, 0);
+                }
+                finish(nx, d, 1, compare, c, -1, online, s);
+                out.step(0, (online ? m.clearBase : m.clearOffBase) + c, nx);
+            }
+            if (l.hotplug) {
+                for (int c = 0; c < n; c++) {
+                    int st = l.state(s, c);
+                    for (int h = 0; h < 4; h++) {
+                        boolean offline = h < 2;
+                        if (offline ? st != CpudlLayout.ON : st != (h == 2 ? CpudlLayout.OFF : CpudlLayout.OUT)) {
+                            continue;
+                        }
+                        if (!run(offline ? 2 : 3, c, -1, false, s)) {
+                            continue;
+                        }
+                        System.arraycopy(s, 0, nx, 0, l.width);
+                        l.encodeMain(work, nx);
+                        if (offline) {
+                            l.ref[c].set(nx, 0);
+                            l.cpuState[c].set(nx, h == 0 ? CpudlLayout.OFF : CpudlLayout.OUT);
+                        } else {
+                            l.ref[c].set(nx, l.rqdl[c].get(s));
+                            l.cpuState[c].set(nx, CpudlLayout.ON);
+                        }
+                        finish(nx, d, 2 + h, compare, c, -1, false, s);
+                        out.step(0, m.hotplugBase + 4 * c + h, nx);
+                    }
+                }
+            }
+        }
+        if (m.findSteps) {
+            long refLive = 0;
+            for (int c = 0; c < n; c++) {
+                int code = l.ref[c].getInt(s);
+                if (code != 0) {
+                    refLive |= 1L << (code - 1);
+                }
+            }
+            int dens = m.densities.length;
+            for (int t = 0; t < dn; t++) {
+                if (!m.dom.windowed(live | refLive | (1L << t))) {
+                    continue;
+                }
+                for (int a = 0; a < m.affCount; a++) {
+                    if (l.hotplug && !touchesOnline(s, m.aff[a])) {
+                        continue;
+                    }
+                    for (int di = 0; di < dens; di++) {
+                        for (int tc = 0; tc < m.taskCpus; tc++) {
+                            task.deadline = m.dom.value(t);
+                            task.cpusMask = m.aff[a];
+                            task.dlDensity = m.densities[di];
+                            task.cpu = tc;
+                            int ans = m.impl.find(cp, task, later);
+                            long code = answerCode(ans, later);
+                            long taskIndex = (((long) t * m.affCount + a) * dens + di) * m.taskCpus + tc;
+                            System.arraycopy(s, 0, nx, 0, l.width);
+                            out.step(0, (int) (m.findBase + taskIndex * m.codeCount + code), nx);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Environment assumption of the hotplug dimension: a task being placed may run on at least one
+     * CPU whose runqueue is online in this root domain (the kernel requires a deadline task's
+     * affinity to span its root domain, and moves tasks off CPUs going down). Without it an empty
+     * heap would make {@code cpudl_find} read a stale {@code elements[0]} for a task that can run
+     * nowhere.
+     */
+    private boolean touchesOnline(long[] s, Cpumask allowed) {
+        for (int c = 0; c < m.n; c++) {
+            if (allowed.testCpu(c) && l.state(s, c) == CpudlLayout.ON) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The answer of a find as a step code (see the class comment). */
+    long answerCode(int ans, Cpumask laterMask) {
+        int n = m.n;
+        if (m.findCpu) {
+            return ans >= -1 && ans < n ? ans + 1 : n + 1;
+        }
+        if (ans != 0 && ans != 1) {
+            throw new ModelLimitException("cpudl expects a v4.15+ cpudl_find (findReturnsCpu() false) to return 0 or 1: this variant "
+                    + "returned " + ans);
+        }
+        return ans | laterMask.low64() << 1;
+    }
+
+    /**
+     * Runs one operation of the variant on a copy of the decoded heap ({@link #work}): kind 0 set,
+     * 1 clear, 2 rq_offline_dl, 3 rq_online_dl. An implementation that indexes outside
+     * {@code elements[]} (a memory-safety error in the kernel) can only do so from a heap whose
+     * index is already inconsistent (so {@code index-consistent} is violated already): that step is
+     * not explored. From a consistent heap it is beyond what the model represents.
+     */
+    private boolean run(int kind, int c, int k, boolean online, long[] s) {
+        work.copyFrom(cp);
+        work.resetWrites();
+        try {
+            apply(m.impl, work, kind, c, k, online, s);
+            return true;
+        } catch (IndexOutOfBoundsException e) {
+            if (CpudlInvariants.indexConsistent(cp) != null) {
+                return false;
+            }
+            throw new ModelLimitException("cpudl cannot represent a call that indexes outside elements[] (a memory-safety error in the "
+                    + "kernel): variant " + m.variant + " did so in " + label(kind, c, k, online) + " on the consistent heap " + cp
+                    + ": " + e.getMessage());
+        }
+    }
+
+    private String label(int kind, int c, int k, boolean online) {
+        return switch (kind) {
+            case 0 -> m.decoder.describe(c * m.dn + k).label();
+            case 1 -> m.decoder.describe((online ? m.clearBase : m.clearOffBase) + c).label();
+            default -> m.decoder.describe(m.hotplugBase + 4 * c + (kind == 2 ? 0 : 2)).label();
+        };
+    }
+
+    private void apply(CpudlHeap heap, Cpudl on, int kind, int c, int k, boolean online, long[] s) {
+        switch (kind) {
+            case 0 -> heap.set(on, c, m.dom.value(k));
+            case 1 -> heap.clear(on, c, online);
+            case 2 -> heap.rqOfflineDl(on, c);
+            default -> {
+                int code = l.rqdl[c].getInt(s);
+                heap.rqOnlineDl(on, c, code != 0, code == 0 ? 0 : m.dom.value(code - 1));
+            }
+        }
+    }
+
+    /** Depth, writes monitor and the other version's heap, after an operation ({@code kind} as in {@link #run}, 2..5 hotplug). */
+    private void finish(long[] t, int d, int kind, boolean compare, int cpu, int k, boolean online, long[] s) {
+        l.depth.set(t, d + 1);
+        if (m.writesOn) {
+            l.setWrites(t, work.writes(), Math.min(kind, 2));
+        }
+        if (compare) {
+            if (premise(t)) {
+                shWork.copyFrom(sh);
+                int op = kind <= 1 ? kind : kind <= 3 ? 2 : 3;
+                apply(m.partner, shWork, op, cpu, k, online, s);
+                l.encodeHeap(shWork, t, true);
+            } else {
+                l.premiseOff.set(t, 1);
+                l.zeroShadow(t);
+            }
+        }
+    }
+
+    /** True if the live keys of {@code t} are distinct and in (0, 2^63). */
+    private boolean premise(long[] t) {
+        long seen = 0;
+        for (int c = 0; c < m.n; c++) {
+            int code = l.ref[c].getInt(t);
+            if (code == 0) {
+                continue;
+            }
+            long bit = 1L << (code - 1);
+            if ((seen & bit) != 0 || m.dom.value(code - 1) <= 0) {
+                return false;
+            }
+            seen |= bit;
+        }
+        return true;
+    }
+
+    /** The calls at {@code s}, in step order (for the conformance walk). */
+    void calls(long[] s, CallSink sink) {
+        StepSink collect = (actor, action, next) -> emitCall(s, action, sink);
+        successors(s, collect);
+    }
+
+    private void emitCall(long[] s, int action, CallSink sink) {
+        if (action < m.clearBase) {
+            sink.call(0, action / m.dn, m.dom.value(action % m.dn), false, null);
+        } else if (action < m.clearOffBase) {
+            sink.call(1, action - m.clearBase, 0, true, null);
+        } else if (action < m.hotplugBase) {
+            sink.call(1, action - m.clearOffBase, 0, false, null);
+        } else if (action < m.findBase) {
+            int c = (action - m.hotplugBase) / 4;
+            int h = (action - m.hotplugBase) % 4;
+            int code = l.rqdl[c].getInt(s);
+            sink.call(h < 2 ? 2 : 3, c, code == 0 ? 0 : m.dom.value(code - 1), code != 0, null);
+        } else {
+            sink.call(4, -1, 0, false, m.decoder.find(action).task());
+        }
+    }
+}

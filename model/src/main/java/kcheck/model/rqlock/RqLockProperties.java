@@ -1,0 +1,284 @@
+package kcheck.model.rqlock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.StringJoiner;
+
+import kcheck.model.Deadlock;
+import kcheck.model.Invariant;
+import kcheck.model.Metric;
+import kcheck.model.Property;
+import kcheck.model.StepProperty;
+
+/** The property monitors of the rq-lock model, reading the packed state through {@link RqLockLayout}. */
+final class RqLockProperties {
+    private final RqLockLayout lay;
+    private final RqLockProgram prog;
+    private final RqLockSteps steps;
+    private final int n;
+
+    RqLockProperties(RqLockLayout lay, RqLockSteps steps) {
+        this.lay = lay;
+        this.prog = lay.prog;
+        this.steps = steps;
+        this.n = lay.n;
+    }
+
+    /** The selected properties, in catalogue order. */
+    List<Property> build(Set<String> selected) {
+        List<Property> out = new ArrayList<>();
+        for (Property p : List.of(new MutualExclusion(), Deadlock.standard(), new HoldsBothOnReturn(),
+                new ReturnContract(), new FifoEntry(), new Bypass(), new Overtake(), new LockdepSubclass(), new RqClockCleared())) {
+            if (selected.contains(p.id())) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    String rqSet(int mask) {
+        return names("rq", mask);
+    }
+
+    String cpuSet(long mask) {
+        return names("cpu", mask);
+    }
+
+    /** The members of a bit mask over 0..n-1 as {prefix0, prefix2, ...}. */
+    private String names(String prefix, long mask) {
+        StringJoiner j = new StringJoiner(", ", "{", "}");
+        for (int i = 0; i < n; i++) {
+            if ((mask & (1L << i)) != 0) {
+                j.add(prefix + i);
+            }
+        }
+        return j.toString();
+    }
+
+    /** {@code mutual-exclusion}: no two CPUs hold one runqueue lock. */
+    final class MutualExclusion extends Invariant {
+        MutualExclusion() {
+            super("mutual-exclusion", RqLockFactory.describe("mutual-exclusion"));
+        }
+
+        @Override
+        public boolean holds(long[] s) {
+            int seen = 0;
+            for (int c = 0; c < n; c++) {
+                int h = prog.held[lay.g(s, c)];
+                if ((seen & h) != 0) {
+                    return false;
+                }
+                seen |= h;
+            }
+            return true;
+        }
+
+        @Override
+        public String explain(long[] s) {
+            for (int l = 0; l < n; l++) {
+                StringJoiner who = new StringJoiner(" and ");
+                int count = 0;
+                for (int c = 0; c < n; c++) {
+                    if ((prog.held[lay.g(s, c)] & (1 << l)) != 0) {
+                        who.add("CPU " + c);
+                        count++;
+                    }
+                }
+                if (count > 1) {
+                    return who + " both hold rq[" + l + "]";
+                }
+            }
+            return description();
+        }
+    }
+
+    /** {@code holds-both-on-return}: on return the caller holds this_rq and busiest. */
+    final class HoldsBothOnReturn extends StepProperty {
+        HoldsBothOnReturn() {
+            super("holds-both-on-return", RqLockFactory.describe("holds-both-on-return"));
+        }
+
+        private int need(long[] to, int actor) {
+            return (1 << prog.config.lockp(actor)) | (1 << prog.config.lockp(prog.busiest[lay.g(to, actor)]));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            int e = steps.edge(actor, action);
+            if (e < 0 || prog.ret[e] < 0) {
+                return true;
+            }
+            int need = need(to, actor);
+            return (prog.held[lay.g(to, actor)] & need) == need;
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            return "CPU " + actor + " returns from double_lock_balance holding " + rqSet(prog.held[lay.g(to, actor)])
+                    + ", not both the lock of rq" + actor + " and of rq" + prog.busiest[lay.g(to, actor)]
+                    + " (" + rqSet(need(to, actor)) + ")";
+        }
+    }
+
+    /** {@code return-contract}: return 0 implies this_rq was held throughout the call. */
+    final class ReturnContract extends StepProperty {
+        ReturnContract() {
+            super("return-contract", RqLockFactory.describe("return-contract"));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            int e = steps.edge(actor, action);
+            return e < 0 || prog.ret[e] != 0 || !prog.dropped[lay.g(to, actor)];
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            return "CPU " + actor + " returns 0 from double_lock_balance although it released rq" + actor + " during the call";
+        }
+    }
+
+    /**
+     * {@code fifo-entry}: if CPU a, inside double_lock_balance, waits for lock L when CPU b
+     * enters, b does not return holding L while a is still in that same wait.
+     */
+    final class FifoEntry extends StepProperty {
+        FifoEntry() {
+            super("fifo-entry", RqLockFactory.describe("fifo-entry"));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            return victim(from, actor, action, to) < 0;
+        }
+
+        private int victim(long[] from, int actor, int action, long[] to) {
+            int e = steps.edge(actor, action);
+            if (e < 0 || prog.ret[e] < 0) {
+                return -1;
+            }
+            long mask = lay.fifoMask[actor].get(from);
+            int heldAfter = prog.held[lay.g(to, actor)];
+            for (int a = 0; a < n; a++) {
+                if ((mask & (1L << a)) != 0) {
+                    int l = lay.waitsFor(from, a);
+                    if (l >= 0 && (heldAfter & (1 << l)) != 0) {
+                        return a;
+                    }
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            int a = victim(from, actor, action, to);
+            int l = lay.waitsFor(from, a);
+            return "CPU " + actor + " returns from double_lock_balance holding rq" + l + " while CPU " + a
+                    + ", which was already waiting for rq" + l + " inside double_lock_balance when CPU " + actor
+                    + " entered, still waits";
+        }
+    }
+
+    /**
+     * {@code lockdep-subclass}: no CPU takes an rq lock at a lockdep subclass at which it already
+     * holds another rq lock (all rq locks are one lock class): what lockdep reports as "possible
+     * recursive locking detected". Trylocks are not checked (lockdep does not check them either).
+     */
+    final class LockdepSubclass extends StepProperty {
+        LockdepSubclass() {
+            super("lockdep-subclass", RqLockFactory.describe("lockdep-subclass"));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            int e = steps.edge(actor, action);
+            return e < 0 || !prog.lockdep[e];
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            return prog.lockdepWhy[steps.edge(actor, action)];
+        }
+    }
+
+    /**
+     * {@code rq-clock-cleared}: when double_lock_balance returns, RQCF_UPDATED of this_rq and
+     * busiest has been cleared since the CPU (re)took their locks, so the caller's
+     * {@code update_rq_clock} on either does not trip WARN_DOUBLE_CLOCK (the caller itself updated
+     * this_rq's clock before the call, and a lock taken with {@code raw_spin_rq_lock} keeps
+     * whatever flags its previous holder left).
+     */
+    final class RqClockCleared extends StepProperty {
+        RqClockCleared() {
+            super("rq-clock-cleared", RqLockFactory.describe("rq-clock-cleared"));
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            int e = steps.edge(actor, action);
+            return e < 0 || prog.ret[e] < 0 || !prog.clockStale[e];
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            return "CPU " + actor + " returns from double_lock_balance without clearing RQCF_UPDATED of rq" + actor + " and rq"
+                    + prog.busiest[lay.g(from, actor)] + " since it took their locks: the caller's update_rq_clock() "
+                    + "warns WARN_DOUBLE_CLOCK";
+        }
+    }
+
+    /**
+     * {@code bypass}: per CPU, the number of double_lock_balance returns by other CPUs while it
+     * is inside its own call.
+     */
+    final class Bypass extends Metric {
+        Bypass() {
+            super("bypass", RqLockFactory.describe("bypass"));
+        }
+
+        @Override
+        public int components() {
+            return n;
+        }
+
+        @Override
+        public String componentName(int c) {
+            return "CPU " + c;
+        }
+
+        @Override
+        public long value(long[] s, int c) {
+            return lay.byp[c].get(s);
+        }
+    }
+
+    /**
+     * {@code overtake}: per CPU id, the largest number of times one of its double_lock_balance
+     * waits is overtaken: a CPU that entered double_lock_balance while it was already waiting
+     * returns holding the lock it still waits for (a {@code fifo-entry} violation with this CPU
+     * as the victim).
+     */
+    final class Overtake extends Metric {
+        Overtake() {
+            super("overtake", RqLockFactory.describe("overtake"));
+        }
+
+        @Override
+        public int components() {
+            return n;
+        }
+
+        @Override
+        public String componentName(int c) {
+            return "CPU " + c;
+        }
+
+        @Override
+        public long value(long[] s, int c) {
+            return lay.ovt[c].get(s);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package kcheck.model.rqlock;
+
+import kcheck.model.Kernel;
+import kcheck.model.VariantInfo;
+
+/**
+ * Real historical bugs of these functions, fixed in mainline, each reintroduced into the port of
+ * the version just before its fix: exactly the lines the fix changed, undone. Found in kernel
+ * history (the fix commits' subjects and diffs); see docs/models/rq-lock.md, "Real bugs".
+ */
+public final class RqLockRealBugs {
+    private RqLockRealBugs() {
+    }
+
+    static final VariantInfo BUG_1B12 = VariantInfo.realBug("1b12bbc74756", "lockdep: re-annotate scheduler runqueues",
+            "v2.6.27", "2.6.27's nesting annotations with the callers' spin_unlock(&busiest->lock) that the fix replaced by "
+                    + "double_unlock_balance (no lock_set_subclass back to 0): the second double_lock_balance of a pull nests at "
+                    + "subclass 1 twice (lockdep-subclass, calls=2)");
+    static final VariantInfo BUG_7F1B = VariantInfo.realBug("7f1b43936f0e",
+            "sched/rt: Fix lockdep annotation within find_lock_lowest_rq()", "not confirmed (2012, after v3.4)",
+            "the unfair (!CONFIG_PREEMPT) double_lock_balance with find_lock_lowest_rq's exit path releasing lowest_rq by "
+                    + "raw_spin_unlock instead of double_unlock_balance; push_rt_task's retry calls double_lock_balance again "
+                    + "(lockdep-subclass, calls=2, preempt=n)");
+    static final VariantInfo BUG_2679 = VariantInfo.realBug("2679a83731d5", "sched/core: Avoid obvious double update_rq_clock warning",
+            "v5.19", "v5.18's _double_lock_balance and double_rq_lock, which return without double_rq_clock_clear_update: "
+                    + "the caller's update_rq_clock() on this_rq or busiest warns WARN_DOUBLE_CLOCK (rq-clock-cleared)");
+
+    /**
+     * 1b12bbc74756 introduced {@code spin_lock_nested} for runqueues and, because
+     * {@code double_lock_balance} may re-take {@code this_rq} at subclass 1, {@code double_unlock_balance}
+     * to set it back to 0. Undone: busiest is released with a plain {@code spin_unlock}, so
+     * {@code this_rq} stays at subclass 1 and the next call's {@code spin_lock_nested(busiest, 1)}
+     * nests a second subclass-1 rq lock ("So a subsequent double_lock_balance() call can try to
+     * nest a subclass 1 lock while already holding a subclass 1 lock", the commit message).
+     */
+    public static final class Bug1b12bbc74756 extends DoubleLockBalanceV2627 {
+        @Override
+        @Kernel(function = "double_unlock_balance", file = "kernel/sched.c", version = "v2.6.27 (bug: before 1b12bbc74756)")
+        public void doubleUnlockBalance(RqLocks k, int thisRq, int busiest) {
+            k.spinUnlock(busiest);
+        }
+    }
+
+    /**
+     * 7f1b43936f0e: {@code find_lock_lowest_rq()} left through one exit path with
+     * {@code raw_spin_unlock(&lowest_rq->lock)} instead of {@code double_unlock_balance(rq, lowest_rq)};
+     * "if this results in a retry in push_rt_task() we'll call double_lock_balance() again, at which
+     * point we'll run into said lockdep confusion". The unfair body is the one that re-takes
+     * {@code this_rq} at subclass 1 and keeps it, so the bug needs {@code preempt=n}. The v3.4
+     * {@code _double_lock_balance} has the 2.6.28 body with {@code raw_spin_*}; this port reuses the
+     * 2.6.28 one.
+     */
+    public static final class Bug7f1b43936f0e extends DoubleLockBalanceV2628 {
+        @Override
+        @Kernel(function = "find_lock_lowest_rq", file = "kernel/sched/rt.c", version = "v3.4 (bug: before 7f1b43936f0e)")
+        public void doubleUnlockBalance(RqLocks k, int thisRq, int busiest) {
+            k.spinUnlock(busiest);
+        }
+    }
+
+    /**
+     * 2679a83731d5 added {@code double_rq_clock_clear_update()} before every return of
+     * {@code _double_lock_balance} that holds both locks and at the end of {@code double_rq_lock}.
+     * Undone: the v5.18 bodies (the fix's minus lines).
+     */
+    public static final class Bug2679a83731d5 extends DoubleLockBalanceV612 {
+        @Override
+        @Kernel(function = "double_rq_lock", file = "kernel/sched/core.c", version = "v5.18 (bug: before 2679a83731d5)")
+        public void doubleRqLock(RqLocks k, int rq1, int rq2) {
+            if (rqOrderLess(k, rq2, rq1)) {
+                int t = rq1;
+                rq1 = rq2;
+                rq2 = t;
+            }
+
+            k.rawSpinRqLockNested(rq1, 0);
+            if (k.rqLockp(rq1) == k.rqLockp(rq2)) {
+                return;
+            }
+
+            k.rawSpinRqLockNested(rq2, SINGLE_DEPTH_NESTING);
+        }
+
+        @Override
+        @Kernel(function = "_double_lock_balance", file = "kernel/sched/sched.h", version = "v5.18 !CONFIG_PREEMPTION (bug: before 2679a83731d5)")
+        public int doubleLockBalanceNoPreemption(RqLocks k, int thisRq, int busiest) {
+            if (k.rqLockp(thisRq) == k.rqLockp(busiest)) {
+                return 0;
+            }
+
+            if (k.rawSpinRqTrylock(busiest)) {
+                return 0;
+            }
+
+            if (rqOrderLess(k, thisRq, busiest)) {
+                k.rawSpinRqLockNested(busiest, SINGLE_DEPTH_NESTING);
+                return 0;
+            }
+
+            k.rawSpinRqUnlock(thisRq);
+            doubleRqLock(k, thisRq, busiest);
+
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,385 @@
+package kcheck.model.rqlock;
+
+import static kcheck.model.rqlock.RqLockProgram.CALL;
+import static kcheck.model.rqlock.RqLockProgram.NEXT_ROUND;
+import static kcheck.model.rqlock.RqLockProgram.TRY;
+import static kcheck.model.rqlock.RqLockProgram.UNLOCK;
+
+import kcheck.model.ModelLimitException;
+import kcheck.model.StepSink;
+
+/**
+ * Step enumeration of the rq-lock model: each CPU's next step (a spinlock step of its current lock
+ * primitive, or the choice of busiest), the monitor updates that go with it, the footprints for
+ * partial-order reduction and the canonical form. One instance per thread ({@link #fork()}).
+ *
+ * <p>An action number encodes the instruction, the spinlock pc the step starts from and where it
+ * goes: {@code ((pc * S) + sub) * R + k}, {@code S} the spinlock's pcs, {@code k} the next
+ * spinlock pc, {@code S} for {@link RqSpinlock#DONE}, {@code S + 1} for
+ * {@link RqSpinlock#FAILED}, or for a {@code CALL} the busiest CPU.
+ */
+final class RqLockSteps {
+    final RqLockLayout lay;
+    final RqLockProgram prog;
+    final RqSpinlock lock;
+    final int n;
+    final int rounds;
+    final int width;
+    final int pcs;
+    final int radix;
+    private final boolean monitors;
+    private final boolean mutex;
+    /** allowed[pc][result + 3]: the spinlock declares that result (checked at run time). */
+    private final boolean[][] allowed;
+    /** The declared footprint of each spinlock pc (checked at run time). */
+    private final long[] declared;
+
+    /* per-thread scratch */
+    private final long[] nx;
+    private final int[] gs;
+    private final RqLockLayout.Memory mem;
+
+    RqLockSteps(RqLockLayout lay, boolean mutex) {
+        this.lay = lay;
+        this.prog = lay.prog;
+        this.lock = lay.spinlock;
+        this.n = lay.n;
+        this.rounds = lay.rounds;
+        this.width = lay.width;
+        this.pcs = lock.pcs();
+        this.radix = Math.max(prog.branches, pcs + 2);
+        this.monitors = lay.fifo || lay.bypass || lay.overtake;
+        this.mutex = mutex;
+        this.allowed = new boolean[pcs][pcs + 3];
+        this.declared = new long[pcs];
+        for (int p = 0; p < pcs; p++) {
+            declared[p] = lock.footprint(p);
+            allowed[p][0] = true;
+            for (int r : lock.successors(p)) {
+                if (r < RqSpinlock.FAILED || r >= pcs) {
+                    throw new ModelLimitException("rq-lock: spinlock '" + lock.name() + "' declares successor " + r + " of pc " + p
+                            + ", which is not a pc (0.." + (pcs - 1) + "), DONE or FAILED");
+                }
+                allowed[p][r + 3] = true;
+            }
+        }
+        this.nx = new long[width];
+        this.gs = new int[n];
+        this.mem = lay.new Memory();
+    }
+
+    private RqLockSteps(RqLockSteps o) {
+        this.lay = o.lay;
+        this.prog = o.prog;
+        this.lock = o.lock;
+        this.n = o.n;
+        this.rounds = o.rounds;
+        this.width = o.width;
+        this.pcs = o.pcs;
+        this.radix = o.radix;
+        this.monitors = o.monitors;
+        this.mutex = o.mutex;
+        this.allowed = o.allowed;
+        this.declared = o.declared;
+        this.nx = new long[width];
+        this.gs = new int[n];
+        this.mem = lay.new Memory();
+    }
+
+    RqLockSteps fork() {
+        return new RqLockSteps(this);
+    }
+
+    /* ---------------- actions ---------------- */
+
+    int action(int pc, int sub, int k) {
+        return (pc * pcs + sub) * radix + k;
+    }
+
+    /** The instruction (global index) of {@code actor}'s {@code action}. */
+    int instruction(int actor, int action) {
+        return prog.base[actor] + action / radix / pcs;
+    }
+
+    /** The spinlock pc the action starts from (0 for a CALL). */
+    int subOf(int action) {
+        return action / radix % pcs;
+    }
+
+    /** The spinlock result of the action ({@code k} decoded), or the busiest CPU of a CALL. */
+    int resultOf(int actor, int action) {
+        int k = action % radix;
+        if (prog.op[instruction(actor, action)] == CALL) {
+            return k;
+        }
+        return k < pcs ? k : k == pcs ? RqSpinlock.DONE : RqSpinlock.FAILED;
+    }
+
+    /** The program edge the action takes (it completes a primitive, or is a CALL), or -1. */
+    int edge(int actor, int action) {
+        int g = instruction(actor, action);
+        int r = resultOf(actor, action);
+        if (prog.op[g] == CALL) {
+            return g * prog.branches + r;
+        }
+        if (r >= 0) {
+            return -1;
+        }
+        return g * prog.branches + branchOf(g, r);
+    }
+
+    /** The program branch a completed primitive takes: a trylock's outcome, else 0. */
+    int branchOf(int g, int result) {
+        return prog.op[g] == TRY && result == RqSpinlock.DONE ? 1 : 0;
+    }
+
+    private int encode(int result) {
+        return result >= 0 ? result : result == RqSpinlock.DONE ? pcs : pcs + 1;
+    }
+
+    /* ---------------- successors ---------------- */
+
+    void initial(long[] s) {
+        for (int c = 0; c < n; c++) {
+            enter(s, c, prog.base[c]);
+        }
+    }
+
+    /** Sets the spinlock pc for CPU {@code c} arriving at instruction {@code g}. */
+    private void enter(long[] s, int c, int g) {
+        lay.sub[c].set(s, prog.entryPc[g]);
+    }
+
+    void successors(long[] s, StepSink out) {
+        final int b = prog.branches;
+        for (int c = 0; c < n; c++) {
+            int p = lay.pc[c].getInt(s);
+            int g = prog.base[c] + p;
+            int op = prog.op[g];
+            if (op <= UNLOCK) {
+                int sp = lay.sub[c].getInt(s);
+                int l = prog.lock[g];
+                int r = lock.step(sp, mem.bind(s, nx, c, l));
+                if (r == RqSpinlock.BLOCKED) {
+                    continue;
+                }
+                mem.commit();
+                check(sp, r, mem.touched);
+                if (r >= 0) {
+                    lay.sub[c].set(nx, r);
+                    int from = prog.waitsFor(g, sp);
+                    if (lay.fifo && from >= 0 && prog.waitsFor(g, r) != from) {
+                        endWait(c);
+                    }
+                } else {
+                    for (int f = 0; f < lay.reg[c].length; f++) {
+                        lay.reg[c][f].set(nx, 0);
+                    }
+                    if (lay.fifo && prog.waitsFor(g, sp) >= 0) {
+                        endWait(c);
+                    }
+                    advance(s, c, g, branchOf(g, r));
+                }
+                out.step(c, action(p, sp, encode(r)), nx);
+            } else if (op == CALL) {
+                for (int busiest = 0; busiest < n; busiest++) {
+                    if (prog.target[g * b + busiest] == RqLockProgram.NONE) {
+                        continue;
+                    }
+                    System.arraycopy(s, 0, nx, 0, width);
+                    advance(s, c, g, busiest);
+                    out.step(c, action(p, 0, busiest), nx);
+                }
+            }
+        }
+    }
+
+    private void check(int sp, int r, long touched) {
+        if (!allowed[sp][r + 3]) {
+            throw new ModelLimitException("rq-lock: spinlock '" + lock.name() + "' went from pc " + sp + " to " + r
+                    + ", which successors(" + sp + ") does not declare");
+        }
+        if ((touched & RqLockLayout.Memory.OWN) != 0 && (declared[sp] & (RqSpinlock.NODES | RqSpinlock.OWN_NODE)) != 0) {
+            touched &= ~RqLockLayout.Memory.OWN;
+        }
+        if ((touched & ~declared[sp]) != 0) {
+            throw new ModelLimitException("rq-lock: spinlock '" + lock.name() + "' accessed lock-word fields or nodes its footprint("
+                    + sp + ") does not declare (partial-order reduction relies on it)");
+        }
+    }
+
+    /** CPU {@code c}'s wait ended: it leaves every waiting-at-entry set. */
+    private void endWait(int c) {
+        long clear = ~(1L << c);
+        for (int a = 0; a < n; a++) {
+            lay.fifoMask[a].set(nx, lay.fifoMask[a].get(nx) & clear);
+        }
+    }
+
+    /** Moves CPU {@code c} along program branch {@code branch} of instruction {@code g}, updating monitors in {@code nx}. */
+    private void advance(long[] s, int c, int g, int branch) {
+        int e = g * prog.branches + branch;
+        if (prog.op[g] == CALL && lay.overtake) {
+            lay.ovt[c].set(nx, 0);
+        }
+        if (prog.op[g] == CALL && lay.fifo) {
+            /* only waiters for a lock this call can return holding (this_rq, busiest) can be overtaken by it */
+            int locks = (1 << prog.config.lockp(c)) | (1 << prog.config.lockp(branch));
+            long waiting = 0;
+            for (int a = 0; a < n; a++) {
+                int l = a == c ? -1 : lay.waitsFor(s, a);
+                if (l >= 0 && (locks & (1 << l)) != 0) {
+                    waiting |= 1L << a;
+                }
+            }
+            lay.fifoMask[c].set(nx, waiting);
+        }
+        if (prog.ret[e] >= 0) {
+            if (lay.overtake) {
+                long mask = lay.fifoMask[c].get(s);
+                int heldAfter = prog.held[prog.base[c] + targetPc(c, s, e)];
+                for (int a = 0; a < n; a++) {
+                    if ((mask & (1L << a)) != 0) {
+                        int l = lay.waitsFor(s, a);
+                        long v = lay.ovt[a].get(nx);
+                        if (l >= 0 && (heldAfter & (1 << l)) != 0 && v < lay.ovt[a].max()) {
+                            lay.ovt[a].set(nx, v + 1);
+                        }
+                    }
+                }
+                lay.ovt[c].set(nx, 0);
+            }
+            if (lay.fifo) {
+                lay.fifoMask[c].set(nx, 0);
+            }
+            if (lay.bypass) {
+                for (int a = 0; a < n; a++) {
+                    if (a != c && prog.inside[lay.g(s, a)]) {
+                        long v = lay.byp[a].get(nx);
+                        if (v < lay.byp[a].max()) {
+                            lay.byp[a].set(nx, v + 1);
+                        }
+                    }
+                }
+                lay.byp[c].set(nx, 0);
+            }
+        }
+        int t = prog.target[e];
+        int next;
+        if (t == NEXT_ROUND) {
+            int r = lay.round[c].getInt(s);
+            if (r + 1 < rounds) {
+                lay.round[c].set(nx, r + 1);
+                next = 0;
+            } else {
+                lay.round[c].set(nx, 0);
+                next = prog.donePc[c];
+            }
+        } else {
+            next = t;
+        }
+        lay.pc[c].set(nx, next);
+        enter(nx, c, prog.base[c] + next);
+    }
+
+    /** The local pc edge {@code e} of CPU {@code c} leads to (resolving the end of a pass). */
+    int targetPc(int c, long[] s, int e) {
+        int t = prog.target[e];
+        if (t != NEXT_ROUND) {
+            return t;
+        }
+        return lay.round[c].getInt(s) + 1 < rounds ? 0 : prog.donePc[c];
+    }
+
+    boolean isFinal(long[] s) {
+        for (int c = 0; c < n; c++) {
+            if (lay.pc[c].getInt(s) != prog.donePc[c]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /* ---------------- partial-order reduction ---------------- */
+
+    /**
+     * A CPU's next step is visible if it can change what a selected property observes.
+     * mutual-exclusion observes only "some lock has two holders": a primitive changes that only
+     * if another CPU holds the same lock now, and no other CPU can touch that lock's words before
+     * the step runs (that is what makes it part of an ample set), so that stays true wherever
+     * the reduction moves the step. holds-both-on-return, return-contract and lockdep-subclass read
+     * only the returning CPU's own program counter and need nothing. The monitors (fifo-entry,
+     * bypass, overtake) read every CPU's wait and call status: steps that change it, calls and
+     * returns are visible to them.
+     */
+    void footprints(long[] s, long[] step, long[] future) {
+        int b = prog.branches;
+        int[] gs = this.gs;
+        int heldBy = 0;
+        int heldTwice = 0;
+        for (int c = 0; c < n; c++) {
+            int g = lay.g(s, c);
+            gs[c] = g;
+            int h = prog.held[g];
+            heldTwice |= heldBy & h;
+            heldBy |= h;
+            long f = prog.op[g] <= UNLOCK
+                    ? prog.pcFuture[lay.sub[c].getInt(s)] << prog.lockShift(prog.lock[g]) | prog.afterInPass[g]
+                    : prog.futureInPass[g];
+            future[c] = lay.round[c].getInt(s) + 1 < rounds ? f | prog.wholePass[c] : f;
+        }
+        for (int c = 0; c < n; c++) {
+            int g = gs[c];
+            int own = prog.held[g];
+            /* the locks some other CPU holds: held by anyone, minus those only this CPU holds */
+            int others = (heldBy & ~own) | heldTwice;
+            if (prog.op[g] == CALL) {
+                step[c] = monitors ? -1L : 0L;
+                continue;
+            }
+            if (prog.op[g] > UNLOCK) {
+                step[c] = 0L;
+                continue;
+            }
+            int sp = lay.sub[c].getInt(s);
+            long fp = prog.pcTouch[sp];
+            if (fp != -1L) {
+                fp <<= prog.lockShift(prog.lock[g]);
+            }
+            int wFrom = prog.waitsFor(g, sp);
+            for (int r : prog.pcSuccessors[sp]) {
+                if (fp == -1L) {
+                    break;
+                }
+                if (r >= 0) {
+                    if (monitors && prog.waitsFor(g, r) != wFrom) {
+                        fp = -1L;
+                    }
+                    continue;
+                }
+                int e = g * b + branchOf(g, r);
+                int t = prog.target[e];
+                int heldAfter = t == NEXT_ROUND ? 0 : prog.held[prog.base[c] + t];
+                if (mutex && ((heldAfter ^ own) & others) != 0) {
+                    fp = -1L;
+                } else if (monitors) {
+                    int tg = prog.base[c] + (t == NEXT_ROUND ? 0 : t);
+                    if (prog.ret[e] >= 0 || wFrom >= 0
+                            || (t != NEXT_ROUND && (entryWaits(tg) || prog.inside[tg] != prog.inside[g]))) {
+                        fp = -1L;
+                    }
+                }
+            }
+            step[c] = fp;
+        }
+    }
+
+    /** True if a CPU arriving at instruction {@code tg} waits for a lock at once (a test-and-set spin). */
+    private boolean entryWaits(int tg) {
+        return prog.op[tg] <= UNLOCK && prog.waitsFor(tg, prog.entryPc[tg]) >= 0;
+    }
+
+    void canonicalize(long[] s) {
+        lock.canonicalize(mem.bind(s, -1, -1));
+    }
+}
