@@ -37,10 +37,34 @@ final class ProgressCycles {
     record Lasso(long stem, List<Integer> cycle) {
     }
 
+    /**
+     * Thrown where the analysis sees the search's time limit pass or a stop requested (SIGINT):
+     * the properties not yet decided stay INCOMPLETE, never HOLDS.
+     */
+    private static final class Stopped extends RuntimeException {
+        Stopped() {
+            super(null, null, false, false);
+        }
+    }
+
     void check() {
         Checks c = search.checks;
         for (int i = 0; i < c.progress.length; i++) {
-            c.progressLassos[i] = c.progress[i].fair() ? findFair(c.progress[i]) : find(c.progress[i]);
+            try {
+                c.progressLassos[i] = c.progress[i].fair() ? findFair(c.progress[i]) : find(c.progress[i]);
+            } catch (Stopped e) {
+                for (int j = i; j < c.progress.length; j++) {
+                    c.progressUndecided[j] = true;
+                }
+                return;
+            }
+        }
+    }
+
+    /** Stops the analysis (Stopped) once the search's time limit has passed or a stop was requested. */
+    private void poll() {
+        if (search.timeUp()) {
+            throw new Stopped();
         }
     }
 
@@ -103,6 +127,9 @@ final class ProgressCycles {
         };
         for (int v = 0; v < n; v++) {
             g.offset[v] = g.edges;
+            if ((v & 0xFFFF) == 0) {
+                poll();
+            }
             if (!exists(v)) {
                 continue;
             }
@@ -226,7 +253,7 @@ final class ProgressCycles {
         }
         int[] comp = new int[n];
         Arrays.fill(comp, -1);
-        Tarjan tarjan = new Tarjan(g, n, alive, comp);
+        Tarjan tarjan = new Tarjan(g, n, alive, comp, this::poll);
         ArrayDeque<int[]> work = new ArrayDeque<>();
         int[] all = new int[live];
         for (int v = alive.nextSetBit(0), i = 0; v >= 0; v = alive.nextSetBit(v + 1)) {
@@ -234,6 +261,7 @@ final class ProgressCycles {
         }
         tarjan.split(all, all.length, work);
         while (!work.isEmpty()) {
+            poll();
             int[] c = work.pop();
             int id = comp[c[0]];
             long taken = 0;
@@ -303,8 +331,12 @@ final class ProgressCycles {
         private int[] callV = new int[16];
         private int[] callPos = new int[16];
         private int next;
+        /** Called every 2^16 vertices visited: may throw Stopped. */
+        private final Runnable poll;
+        private int visited;
 
-        Tarjan(Graph g, int n, BitSet alive, int[] comp) {
+        Tarjan(Graph g, int n, BitSet alive, int[] comp, Runnable poll) {
+            this.poll = poll;
             this.g = g;
             this.alive = alive;
             this.comp = comp;
@@ -328,6 +360,9 @@ final class ProgressCycles {
                 while (top >= 0) {
                     int v = callV[top];
                     if (callPos[top] < 0) {
+                        if ((++visited & 0xFFFF) == 0) {
+                            poll.run();
+                        }
                         index[v] = low[v] = ++counter;
                         if (sp == stack.length) {
                             stack = Arrays.copyOf(stack, sp * 2);

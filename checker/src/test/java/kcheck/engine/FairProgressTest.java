@@ -28,6 +28,8 @@ class FairProgressTest {
         final boolean retry;
         final boolean fair;
         final Progress progress;
+        /** Set once the cycle analysis asks what a state owes (it runs after the search). */
+        volatile boolean analysing;
 
         TogglerAndWorker(boolean retry, boolean fair) {
             this.retry = retry;
@@ -45,6 +47,7 @@ class FairProgressTest {
 
                 @Override
                 public long owed(long[] s) {
+                    analysing = true;
                     return s[1] < 2 ? 0b11 : 0b01;
                 }
             };
@@ -122,6 +125,25 @@ class FairProgressTest {
 
     private static PropertyResult check(boolean retry, boolean fair) {
         return Engine.check(new TogglerAndWorker(retry, fair), Options.defaults().withWorkers(1)).property("finishes");
+    }
+
+    @Test
+    void aStopDuringTheCycleAnalysisLeavesTheFairPropertyIncompleteNotHolds() {
+        TogglerAndWorker m = new TogglerAndWorker(false, true);
+        ProgressListener stopInAnalysis = new ProgressListener() {
+            @Override
+            public void progress(ProgressListener.Progress p) {
+            }
+
+            @Override
+            public String stopRequested() {
+                return m.analysing ? "stop requested" : null;
+            }
+        };
+        PropertyResult p = Engine.check(m, Options.defaults().withWorkers(1).withListener(stopInAnalysis)).property("finishes");
+        assertThat(m.analysing).isTrue();
+        assertThat(p.verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(p.message()).contains("cycle analysis").contains("stop requested");
     }
 
     @Test
