@@ -174,9 +174,10 @@ public class RwsemV612 implements RwsemVariant {
     /**
      * Model annotation: a reader bias added while no writer holds the lock and no handoff is
      * pending keeps writers out from this step on, so the reader holds the lock until its slow
-     * path backs the bias out (or returns holding it).
+     * path backs the bias out (or returns holding it). Public: the v5.4 ports call it, and so do
+     * their {@code kcheck variant new} copies, which live outside this package.
      */
-    protected static void readerBiasAnnotation(RwSem sem, long count) {
+    public static void readerBiasAnnotation(RwSem sem, long count) {
         if ((count & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF)) == 0) {
             sem.lockAcquired();
         }
