@@ -28,6 +28,8 @@ final class Checks {
     final Violation[] metricViolations;
     Violation deadlockViolation;
     final ProgressCycles.Lasso[] progressLassos;
+    /** Progress properties whose cycle analysis stopped (time limit, stop request) before deciding them. */
+    final boolean[] progressUndecided;
 
     /** [metric][component]: maximum so far, and the id and depth of the first state reaching it. */
     final long[][] max;
@@ -66,6 +68,7 @@ final class Checks {
         stepViolations = new Violation[steps.length];
         metricViolations = new Violation[metrics.length];
         progressLassos = new ProgressCycles.Lasso[progress.length];
+        progressUndecided = new boolean[progress.length];
         max = new long[metrics.length][];
         witness = new long[metrics.length][];
         witnessDepth = new int[metrics.length][];

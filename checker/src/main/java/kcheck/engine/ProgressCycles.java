@@ -1,5 +1,6 @@
 package kcheck.engine;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -36,10 +37,34 @@ final class ProgressCycles {
     record Lasso(long stem, List<Integer> cycle) {
     }
 
+    /**
+     * Thrown where the analysis sees the search's time limit pass or a stop requested (SIGINT):
+     * the properties not yet decided stay INCOMPLETE, never HOLDS.
+     */
+    private static final class Stopped extends RuntimeException {
+        Stopped() {
+            super(null, null, false, false);
+        }
+    }
+
     void check() {
         Checks c = search.checks;
         for (int i = 0; i < c.progress.length; i++) {
-            c.progressLassos[i] = find(c.progress[i]);
+            try {
+                c.progressLassos[i] = c.progress[i].fair() ? findFair(c.progress[i]) : find(c.progress[i]);
+            } catch (Stopped e) {
+                for (int j = i; j < c.progress.length; j++) {
+                    c.progressUndecided[j] = true;
+                }
+                return;
+            }
+        }
+    }
+
+    /** Stops the analysis (Stopped) once the search's time limit has passed or a stop was requested. */
+    private void poll() {
+        if (search.timeUp()) {
+            throw new Stopped();
         }
     }
 
@@ -48,12 +73,19 @@ final class ProgressCycles {
         int[] offset;
         int[] target = new int[1024];
         char[] ordinal = new char[1024];
+        /** Step class of each edge, only for fair progress properties. */
+        byte[] cls;
+        /** Classes each state owes, only for fair progress properties. */
+        long[] owed;
         int edges;
 
         void add(int t, int ord) {
             if (edges == target.length) {
                 target = Arrays.copyOf(target, edges * 2);
                 ordinal = Arrays.copyOf(ordinal, edges * 2);
+                if (cls != null) {
+                    cls = Arrays.copyOf(cls, edges * 2);
+                }
             }
             target[edges] = t;
             ordinal[edges] = (char) ord;
@@ -64,6 +96,11 @@ final class ProgressCycles {
     private Graph build(Progress p, int n) {
         Graph g = new Graph();
         g.offset = new int[n + 1];
+        boolean fair = p.fair();
+        if (fair) {
+            g.cls = new byte[g.target.length];
+            g.owed = new long[n];
+        }
         long[] cur = new long[w];
         long[] tmp = new long[w];
         int[] k = new int[1];
@@ -76,15 +113,30 @@ final class ProgressCycles {
             search.canonical(tmp);
             long id = store.find(tmp, Hashing.hash(tmp, 0, w));
             if (id >= 0) {
-                g.add((int) id, ord);
+                if (fair) {
+                    int c = p.stepClass(actor, action);
+                    if (c < 0 || c > 63) {
+                        throw new IllegalStateException(p.id() + ": step class " + c + " outside 0..63");
+                    }
+                    g.add((int) id, ord);
+                    g.cls[g.edges - 1] = (byte) c;
+                } else {
+                    g.add((int) id, ord);
+                }
             }
         };
         for (int v = 0; v < n; v++) {
             g.offset[v] = g.edges;
+            if ((v & 0xFFFF) == 0) {
+                poll();
+            }
             if (!exists(v)) {
                 continue;
             }
             store.load(v, cur);
+            if (fair) {
+                g.owed[v] = p.owed(cur);
+            }
             k[0] = 0;
             model.successors(cur, sink);
         }
@@ -178,6 +230,284 @@ final class ProgressCycles {
             }
         }
         return bestMembers == null ? null : new Lasso(bestStem, cycle(g, bestStem, bestMembers, n));
+    }
+
+    /**
+     * Fair non-progress cycles (Emerson-Lei for strong fairness): strongly connected components of
+     * the non-progress graph are pruned of every state that owes a class no edge inside its
+     * component takes; what is left of a pruned component is split into its own components again
+     * (only that part is searched again), until no component loses a state. A component left with
+     * an edge is a fair cycle. The lasso goes to the earliest-found state of the earliest such
+     * component, then round a cycle inside it that takes an edge of every class its states owe.
+     */
+    private Lasso findFair(Progress p) {
+        int n = (int) store.idBound();
+        Graph g = build(p, n);
+        BitSet alive = new BitSet(n);
+        int live = 0;
+        for (int v = 0; v < n; v++) {
+            if (exists(v)) {
+                alive.set(v);
+                live++;
+            }
+        }
+        int[] comp = new int[n];
+        Arrays.fill(comp, -1);
+        Tarjan tarjan = new Tarjan(g, n, alive, comp, this::poll);
+        ArrayDeque<int[]> work = new ArrayDeque<>();
+        int[] all = new int[live];
+        for (int v = alive.nextSetBit(0), i = 0; v >= 0; v = alive.nextSetBit(v + 1)) {
+            all[i++] = v;
+        }
+        tarjan.split(all, all.length, work);
+        while (!work.isEmpty()) {
+            poll();
+            int[] c = work.pop();
+            int id = comp[c[0]];
+            long taken = 0;
+            boolean cyclic = false;
+            for (int v : c) {
+                for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
+                    int x = g.target[e];
+                    if (alive.get(x) && comp[x] == id) {
+                        taken |= 1L << g.cls[e];
+                        cyclic = true;
+                    }
+                }
+            }
+            if (!cyclic) {
+                for (int v : c) {
+                    alive.clear(v);
+                }
+                continue;
+            }
+            int kept = 0;
+            for (int v : c) {
+                if ((g.owed[v] & ~taken) != 0) {
+                    alive.clear(v);
+                } else {
+                    c[kept++] = v;
+                }
+            }
+            if (kept < c.length && kept > 0) {
+                tarjan.split(c, kept, work);
+            }
+        }
+        if (alive.isEmpty()) {
+            return null;
+        }
+        int[] depth = depths(n);
+        int best = -1;
+        for (int v = alive.nextSetBit(0); v >= 0; v = alive.nextSetBit(v + 1)) {
+            if (best < 0 || depth[v] < depth[best] || (depth[v] == depth[best] && v < best)) {
+                best = v;
+            }
+        }
+        BitSet members = new BitSet(n);
+        long required = 0;
+        for (int v = alive.nextSetBit(0); v >= 0; v = alive.nextSetBit(v + 1)) {
+            if (comp[v] == comp[best]) {
+                members.set(v);
+                required |= g.owed[v];
+            }
+        }
+        return new Lasso(best, fairCycle(g, best, members, required, n));
+    }
+
+    /**
+     * Tarjan's strongly connected components of a part of the graph: the given vertices, all alive
+     * and in one component so far ({@code comp} equal), split into components with fresh numbers.
+     * The index arrays are shared and reset after each split, so a split costs the size of its
+     * part, not of the graph.
+     */
+    private static final class Tarjan {
+        private final Graph g;
+        private final BitSet alive;
+        private final int[] comp;
+        private final int[] index;
+        private final int[] low;
+        private final BitSet onStack;
+        private int[] stack = new int[16];
+        private int[] callV = new int[16];
+        private int[] callPos = new int[16];
+        private int next;
+        /** Called every 2^16 vertices visited: may throw Stopped. */
+        private final Runnable poll;
+        private int visited;
+
+        Tarjan(Graph g, int n, BitSet alive, int[] comp, Runnable poll) {
+            this.poll = poll;
+            this.g = g;
+            this.alive = alive;
+            this.comp = comp;
+            this.index = new int[n];
+            this.low = new int[n];
+            this.onStack = new BitSet(n);
+        }
+
+        void split(int[] verts, int len, ArrayDeque<int[]> out) {
+            int old = comp[verts[0]];
+            int counter = 0;
+            int sp = 0;
+            for (int r = 0; r < len; r++) {
+                int root = verts[r];
+                if (index[root] != 0) {
+                    continue;
+                }
+                int top = 0;
+                callV[0] = root;
+                callPos[0] = -1;
+                while (top >= 0) {
+                    int v = callV[top];
+                    if (callPos[top] < 0) {
+                        if ((++visited & 0xFFFF) == 0) {
+                            poll.run();
+                        }
+                        index[v] = low[v] = ++counter;
+                        if (sp == stack.length) {
+                            stack = Arrays.copyOf(stack, sp * 2);
+                        }
+                        stack[sp++] = v;
+                        onStack.set(v);
+                        callPos[top] = g.offset[v];
+                    }
+                    if (callPos[top] < g.offset[v + 1]) {
+                        int x = g.target[callPos[top]++];
+                        if (!alive.get(x) || comp[x] != old) {
+                            continue;
+                        }
+                        if (index[x] == 0) {
+                            if (++top == callV.length) {
+                                callV = Arrays.copyOf(callV, top * 2);
+                                callPos = Arrays.copyOf(callPos, top * 2);
+                            }
+                            callV[top] = x;
+                            callPos[top] = -1;
+                        } else if (onStack.get(x)) {
+                            low[v] = Math.min(low[v], index[x]);
+                        }
+                        continue;
+                    }
+                    if (low[v] == index[v]) {
+                        int id = next++;
+                        int size = 0;
+                        for (int i = sp - 1; ; i--) {
+                            size++;
+                            if (stack[i] == v) {
+                                break;
+                            }
+                        }
+                        int[] members = new int[size];
+                        for (int i = 0; i < size; i++) {
+                            int x = stack[--sp];
+                            onStack.clear(x);
+                            comp[x] = id;
+                            members[i] = x;
+                        }
+                        out.push(members);
+                    }
+                    top--;
+                    if (top >= 0) {
+                        int parent = callV[top];
+                        low[parent] = Math.min(low[parent], low[v]);
+                    }
+                }
+            }
+            for (int r = 0; r < len; r++) {
+                index[verts[r]] = 0;
+            }
+        }
+    }
+
+    /**
+     * A cycle from {@code start} back to itself inside {@code members} that takes an edge of every
+     * class in {@code required}: shortest paths to an edge of each class in turn, then home.
+     */
+    private static List<Integer> fairCycle(Graph g, int start, BitSet members, long required, int n) {
+        List<Integer> ords = new ArrayList<>();
+        int cur = start;
+        for (int c = 0; c < 64; c++) {
+            if ((required & (1L << c)) == 0) {
+                continue;
+            }
+            int[] hop = pathToClass(g, cur, members, c, n, ords);
+            cur = hop[0];
+        }
+        if (cur != start || ords.isEmpty()) {
+            List<Integer> home = cur == start ? cycle(g, start, members, n) : pathTo(g, cur, start, members, n);
+            ords.addAll(home);
+        }
+        return ords;
+    }
+
+    /** Appends to {@code ords} a shortest path from {@code from} ending with an edge of class {@code c}; returns its end. */
+    private static int[] pathToClass(Graph g, int from, BitSet members, int c, int n, List<Integer> ords) {
+        int[] parent = new int[n];
+        char[] via = new char[n];
+        Arrays.fill(parent, -1);
+        int[] queue = new int[members.cardinality() + 1];
+        int head = 0;
+        int tail = 0;
+        queue[tail++] = from;
+        parent[from] = from;
+        while (head < tail) {
+            int v = queue[head++];
+            for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
+                int x = g.target[e];
+                if (!members.get(x)) {
+                    continue;
+                }
+                if (g.cls[e] == c) {
+                    List<Integer> path = new ArrayList<>();
+                    path.add((int) g.ordinal[e]);
+                    for (int y = v; y != from; y = parent[y]) {
+                        path.add((int) via[y]);
+                    }
+                    Collections.reverse(path);
+                    ords.addAll(path);
+                    return new int[] {x};
+                }
+                if (parent[x] < 0) {
+                    parent[x] = v;
+                    via[x] = g.ordinal[e];
+                    queue[tail++] = x;
+                }
+            }
+        }
+        throw new IllegalStateException("component without an edge of class " + c);
+    }
+
+    /** A shortest path from {@code from} to {@code to} (from != to) inside {@code members}, as ordinals. */
+    private static List<Integer> pathTo(Graph g, int from, int to, BitSet members, int n) {
+        int[] parent = new int[n];
+        char[] via = new char[n];
+        Arrays.fill(parent, -1);
+        int[] queue = new int[members.cardinality() + 1];
+        int head = 0;
+        int tail = 0;
+        queue[tail++] = from;
+        parent[from] = from;
+        while (head < tail) {
+            int v = queue[head++];
+            for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
+                int x = g.target[e];
+                if (!members.get(x) || parent[x] >= 0) {
+                    continue;
+                }
+                parent[x] = v;
+                via[x] = g.ordinal[e];
+                if (x == to) {
+                    List<Integer> path = new ArrayList<>();
+                    for (int y = to; y != from; y = parent[y]) {
+                        path.add((int) via[y]);
+                    }
+                    Collections.reverse(path);
+                    return path;
+                }
+                queue[tail++] = x;
+            }
+        }
+        throw new IllegalStateException("component not strongly connected");
     }
 
     /** The BFS depth of every state, from the trace links (parents are found by following them once). */

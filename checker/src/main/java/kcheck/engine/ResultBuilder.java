@@ -107,6 +107,11 @@ final class ResultBuilder {
 
     private PropertyResult progressResult(Property p, int i) {
         ProgressCycles.Lasso l = s.checks.progressLassos[i];
+        if (l == null && s.checks.progressUndecided[i]) {
+            return new PropertyResult(p.id(), p.kind(), p.description(), Verdict.INCOMPLETE, "exhaustive search of " + s.states()
+                    + " states, but the cycle analysis after it stopped (" + s.limitReason + ") before deciding this property",
+                    null, null);
+        }
         if (l == null) {
             boolean ok = complete && s.exactStore();
             return new PropertyResult(p.id(), p.kind(), p.description(), ok ? Verdict.HOLDS : Verdict.INCOMPLETE,

@@ -24,7 +24,7 @@ import kcheck.model.Model;
 import kcheck.model.ModelInputException;
 
 /**
- * The verdicts of docs/spec.md section 3, computed by the engine. The safety runs are shared by the
+ * The rwsem-owner verdicts of docs/spec.md section 3 and docs/models/rwsem-owner.md, computed by the engine. The safety runs are shared by the
  * tests of one instance (one per class run), never across runs: mutation testing swaps the
  * reference code between runs in the same JVM.
  */

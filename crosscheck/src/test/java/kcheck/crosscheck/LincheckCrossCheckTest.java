@@ -62,7 +62,7 @@ class LincheckCrossCheckTest {
     private static final List<String> RQLOCK_ORDER = List.of("mutual-exclusion", "deadlock-free", "holds-both-on-return",
             "return-contract", "fifo-entry");
     private static final List<String> RWSEM_ORDER = List.of("exclusion", "owner-sound", "deadlock-free", "no-spin-on-readers-k2",
-            "no-spin-on-readers-strict");
+            "no-spin-on-readers-strict", "handoff");
 
     /**
      * The rwsem-owner scenarios, readers = 1 (task 0), writers = 2 (tasks 1, 2), one round each,
@@ -80,6 +80,20 @@ class LincheckCrossCheckTest {
                     List.of(List.of(new Call("unlock", 1)), List.of(new Call("task", 2)), List.of(new Call("task", 0)))),
             new Scenario("all-idle", List.of(),
                     List.of(List.of(new Call("task", 0)), List.of(new Call("task", 1)), List.of(new Call("task", 2)))));
+
+    /**
+     * The v5.3+ scenarios: readers = 1 (task 0), RT writers = 2 (tasks 1, 2), writer 0 holds the lock
+     * when the others start; (1) it drops it, takes it again and drops it again while the reader and
+     * writer 1 run one round each (a second attempt while a waiter may hold the handoff); (2) it drops
+     * it once. Every schedule is one of the model's {@code readers=1 writers=2 rt=all rounds=2}.
+     */
+    static final List<Scenario> RWSEM_V6_SCENARIOS = List.of(
+            new Scenario("W0-relocks", List.of(new Call("lock", 1)),
+                    List.of(List.of(new Call("unlock", 1), new Call("lock", 1), new Call("unlock", 1)), List.of(new Call("task", 2)),
+                            List.of(new Call("task", 0)))),
+            new Scenario("W0-holds", List.of(new Call("lock", 1)),
+                    List.of(List.of(new Call("unlock", 1)), List.of(new Call("task", 2)), List.of(new Call("task", 0)))));
+    private static final List<String> RWSEM_V6_ORDER = List.of("exclusion", "owner-sound", "deadlock-free", "handoff");
 
     private static final int CONFIGS = 18;
     private static final List<Row> ROWS = new ArrayList<>();
@@ -166,6 +180,34 @@ class LincheckCrossCheckTest {
                     return out;
                 }, scope, "rwsem-owner-" + variant);
         record("rwsem-owner", variant, "1 reader, 2 writers, 1 round", expected, k, l);
+    }
+
+    static Stream<Arguments> rwsemV6() {
+        Map<String, Verdict> allHold = expect(RWSEM_V6_ORDER, "handoff", Verdict.HOLDS);
+        return Stream.of(
+                Arguments.of("v6.12", allHold),
+                Arguments.of("mutant-unqueued-ignores-handoff", Map.of("handoff", Verdict.VIOLATED)));
+    }
+
+    @ParameterizedTest(name = "rwsem-owner {0}")
+    @MethodSource("rwsemV6")
+    void rwsemV6VerdictsOfKcheckAndLincheckAgree(String variant, Map<String, Verdict> expected) {
+        RunResult k = kcheck("rwsem-owner", variant, Map.of("readers", "1", "writers", "2", "rounds", "2", "rt", "all"),
+                expected.keySet());
+        String scope = RWSEM_V6_SCENARIOS.size() + " scenarios, " + RWSEM_SCHEDULES + " each, ";
+        Map<String, LincheckVerdict> l = lincheck(expected, monitored -> {
+                    List<Outcome> out = new ArrayList<>();
+                    for (Scenario sc : RWSEM_V6_SCENARIOS) {
+                        Outcome o = LincheckRunner.checkRwsem(() -> new RwsemRun(variant, 1, 2, new boolean[] {true, true}, 1,
+                                monitored, LincheckRunner.SPIN_BUDGET), sc, RWSEM_SCHEDULES);
+                        out.add(o);
+                        if (o.violated() != null) {
+                            break;
+                        }
+                    }
+                    return out;
+                }, scope, "rwsem-owner-" + variant);
+        record("rwsem-owner", variant, "1 reader, 2 RT writers, deadlines passed", expected, k, l);
     }
 
     /* ---------------- shared ---------------- */

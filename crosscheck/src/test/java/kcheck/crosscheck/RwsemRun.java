@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import kcheck.model.Kernel;
 import kcheck.model.KernelCitations;
+import kcheck.model.rwsem.RwsemBits;
 import kcheck.model.rwsem.RwsemCount;
 import kcheck.model.rwsem.RwsemOwnerFactory;
 import kcheck.model.rwsem.RwsemVariant;
@@ -41,8 +42,13 @@ import kcheck.model.threads.WaitAbandoned;
  * pending"). A reader granted the lock while asleep in v4.7 counts as settled only once it
  * returns (the model: at once): the thread side counts a little less there, never more;
  * <li>{@code no-spin-on-readers-strict}: the same count without the settled clause;
+ * <li>{@code handoff} (v5.3+ code): while the handoff bit is set for a waiter (the first waiter
+ * when a count step set it), no other task takes the lock unless the grant that gives it to that
+ * waiter gives it to them too;
  * <li>{@code deadlock-free}: Lincheck's hang report, or the spin budget on plain threads.
  * </ul>
+ * For v5.3+ code (owner words are task pointers with flag bits) every waiter's RWSEM_WAIT_TIMEOUT
+ * and every reader-spin deadline count as passed at once: the threads have no clock to wait on.
  */
 final class RwsemRun {
     static final int K = 2;
@@ -56,14 +62,23 @@ final class RwsemRun {
     private final AtomicIntegerArray inCriticalSection;
     private final AtomicReference<Violation> violation = new AtomicReference<>();
 
+    /** v5.3+ owner encoding: task pointers with flag bits. */
+    private final boolean bits;
+
     RwsemRun(String variant, int readers, int writers, int rounds, Set<String> properties, long spinBudget) {
-        this.sem = new ThreadRwSem(readers, writers, new boolean[writers], spinBudget);
-        this.readers = readers;
-        this.rounds = rounds;
+        this(variant, readers, writers, new boolean[writers], rounds, properties, spinBudget);
+    }
+
+    /** {@code rt[w]}: writer w is an RT task. */
+    RwsemRun(String variant, int readers, int writers, boolean[] rt, int rounds, Set<String> properties, long spinBudget) {
         this.code = new RwsemVariant[readers + writers];
         for (int t = 0; t < code.length; t++) {
             code[t] = RwsemOwnerFactory.implementation(variant);
         }
+        this.bits = code[0].encoding() != RwsemVariant.Encoding.XADD;
+        this.sem = new ThreadRwSem(readers, writers, rt, spinBudget, bits, bits);
+        this.readers = readers;
+        this.rounds = rounds;
         this.inCriticalSection = new AtomicIntegerArray(readers + writers);
         this.monitor = new Monitor(properties);
     }
@@ -153,10 +168,22 @@ final class RwsemRun {
         check();
     }
 
+    /** The writer task (readers first) whose pointer names the write-lock owner in {@code owner}, -1 for none. */
+    private int ownerWriter(long owner) {
+        if (!bits) {
+            return owner >= RwsemCount.writerTask(0) ? readers + RwsemCount.writerIndex(owner) : -1;
+        }
+        int t = RwsemBits.taskIndex(owner);
+        return t >= readers && (owner & RwsemBits.RWSEM_READER_OWNED) == 0 ? t : -1;
+    }
+
     /** The monitor of all tasks; its hooks are short and synchronized (atomic on plain threads too). */
     final class Monitor implements RwsemObserver {
         private final boolean exclusion;
         private final boolean ownerSound;
+        private final boolean handoff;
+        /** The task the handoff bit is set for, -1 while it is clear. */
+        private int handoffFor = -1;
         private final boolean k2;
         private final boolean strict;
         private final boolean[] holds;
@@ -171,6 +198,7 @@ final class RwsemRun {
         Monitor(Set<String> properties) {
             this.exclusion = properties.contains("exclusion");
             this.ownerSound = properties.contains("owner-sound");
+            this.handoff = properties.contains("handoff");
             this.k2 = properties.contains("no-spin-on-readers-k2");
             this.strict = properties.contains("no-spin-on-readers-strict");
             int n = sem.tasks();
@@ -203,7 +231,11 @@ final class RwsemRun {
             return !inDownRead[r] || ownerDone[r];
         }
 
-        private void take(int t) {
+        private void take(int t, int[] together) {
+            if (handoff && handoffFor >= 0 && t != handoffFor && !holds[t] && !contains(together, handoffFor)) {
+                violated("handoff", sem.taskName(t) + " takes the lock while the handoff bit is set for "
+                        + sem.taskName(handoffFor));
+            }
             if (!sem.isWriter(t) && !holds[t] && readersHolding() == 0) {
                 settledLoads = 0;
                 allLoads = 0;
@@ -219,22 +251,39 @@ final class RwsemRun {
             }
         }
 
+        private static boolean contains(int[] a, int x) {
+            for (int v : a) {
+                if (v == x) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         @Override
         public synchronized void lockAcquired(int task) {
-            take(task);
+            take(task, new int[0]);
         }
 
         @Override
         public synchronized void readersGranted(int waker, int[] granted) {
             for (int r : granted) {
-                take(r);
+                take(r, granted);
+            }
+        }
+
+        /** The v5.3+ handoff bit changes only under wait_lock: the first waiter read here is the one it is set for. */
+        @Override
+        public synchronized void countChanged(int task, long before, long after) {
+            if (bits && ((before ^ after) & RwsemBits.RWSEM_FLAG_HANDOFF) != 0) {
+                handoffFor = (after & RwsemBits.RWSEM_FLAG_HANDOFF) != 0 ? sem.firstWaiter() : -1;
             }
         }
 
         @Override
         public synchronized void lockReleased(int task) {
             holds[task] = false;
-            if (ownerSound && sem.isWriter(task) && owner == RwsemCount.writerTask(task - readers)) {
+            if (ownerSound && sem.isWriter(task) && ownerWriter(owner) == task) {
                 violated("owner-sound", "owner is still " + sem.taskName(task) + " after it released the lock");
             }
         }
@@ -242,7 +291,7 @@ final class RwsemRun {
         @Override
         public synchronized void ownerStored(int task, long stored) {
             owner = stored;
-            if (ownerSound && stored >= RwsemCount.writerTask(0) && !holds[readers + RwsemCount.writerIndex(stored)]) {
+            if (ownerSound && ownerWriter(stored) >= 0 && !holds[ownerWriter(stored)]) {
                 violated("owner-sound", sem.taskName(task) + " stores owner = " + RwsemCount.showOwner(stored)
                         + ", which does not hold the write lock");
             }
@@ -253,7 +302,7 @@ final class RwsemRun {
 
         @Override
         public synchronized void ownerLoaded(int task, long owner) {
-            if (!sem.isWriter(task) && holds[task] && inDownRead[task] && owner == RwsemCount.RWSEM_READER_OWNED) {
+            if (!sem.isWriter(task) && holds[task] && inDownRead[task] && owner == RwsemCount.RWSEM_READER_OWNED && !bits) {
                 ownerDone[task] = true;
             }
         }

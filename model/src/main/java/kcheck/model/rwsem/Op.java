@@ -12,8 +12,13 @@ enum Op {
     COUNT_FETCH_ADD(true, Outcome.COUNT, "fetch_add: count %s"),
     COUNT_ADD(true, Outcome.COUNT, "count %s"),
     COUNT_CMPXCHG(true, Outcome.COUNT, "cmpxchg count %s -> %s"),
+    COUNT_OR(true, Outcome.NONE, "count |= %s"),
+    COUNT_ANDNOT(true, Outcome.NONE, "count &= ~%s"),
     OWNER_READ(true, Outcome.OWNER, "load owner"),
     OWNER_WRITE(true, Outcome.NONE, "owner = %s"),
+    OWNER_CMPXCHG(true, Outcome.OWNER, "cmpxchg owner %s -> %s"),
+    OWNER_OR(true, Outcome.NONE, "owner |= %s"),
+    OWNER_ANDNOT(true, Outcome.NONE, "owner &= ~%s"),
     ON_CPU(true, Outcome.BOOL, "%s->on_cpu"),
     OSQ_LOCK(true, Outcome.BOOL, "osq_lock"),
     OSQ_UNLOCK(true, Outcome.NONE, "osq_unlock"),
@@ -24,6 +29,13 @@ enum Op {
     SCHEDULE(true, Outcome.NONE, "schedule()"),
     WAKE_FRONT_WRITER(true, Outcome.NONE, "wake front writer"),
     GRANT_READERS(true, Outcome.NONE, "grant %s reader(s): waiter->task = NULL"),
+    WAKE_MOVED(true, Outcome.NONE, "wake the moved readers: waiter->task = NULL"),
+    FIRST_IS_ME_RACY(true, Outcome.BOOL, "rwsem_first_waiter(sem) == &waiter (no wait_lock)"),
+    HANDOFF_SET_READ(true, Outcome.BOOL, "load waiter.handoff_set"),
+    /* the clock: reads of jiffies / sched_clock() whose outcome is the passing of time (nondeterministic) */
+    TIMED_OUT(true, Outcome.BOOL, "time_after(jiffies, waiter.timeout)"),
+    FIRST_TIMED_OUT(true, Outcome.BOOL, "time_after(jiffies, first->timeout)"),
+    RSPIN_PASSED(true, Outcome.BOOL, "sched_clock() > rspin_threshold"),
     NEED_RESCHED(false, Outcome.BOOL, "need_resched()"),
     LIST_EMPTY(false, Outcome.BOOL, "list_empty"),
     LIST_ADD_TAIL(false, Outcome.NONE, "list_add_tail"),
@@ -33,11 +45,22 @@ enum Op {
     LEADING_READERS(false, Outcome.INT, "readers at the front"),
     WRITER_AFTER(false, Outcome.BOOL, "a writer follows them"),
     WAITER_TASK_NULL(false, Outcome.BOOL, "waiter.task == NULL"),
+    MOVE_READERS(false, Outcome.INT, "move the reader waiters to wlist"),
+    FRONT_TASK(false, Outcome.TASK, "first->task"),
+    FIRST_IS_ME(false, Outcome.BOOL, "rwsem_first_waiter(sem) == &waiter"),
+    ARM_TIMEOUT(false, Outcome.NONE, "waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT"),
+    ARM_RSPIN(false, Outcome.NONE, "rspin_threshold = sched_clock() + delta"),
+    HANDOFF_INIT(false, Outcome.NONE, "waiter.handoff_set = false"),
+    HANDOFF_SET_OWN(false, Outcome.NONE, "waiter->handoff_set = true"),
+    FIRST_HANDOFF_SET(false, Outcome.BOOL, "first->handoff_set"),
+    HANDOFF_SET_FIRST(false, Outcome.NONE, "first->handoff_set = true"),
+    RD_NONSPINNABLE_SET(false, Outcome.NONE, "waiter.last_rowner & RD_NONSPINNABLE = %s"),
+    FIRST_RD_NONSPINNABLE(false, Outcome.BOOL, "first->last_rowner & RD_NONSPINNABLE"),
     /** The workload has finished (bounded rounds). */
     END(true, Outcome.NONE, "done");
 
     /** What an outcome index means. */
-    enum Outcome { COUNT, OWNER, BOOL, INT, NONE }
+    enum Outcome { COUNT, OWNER, TASK, BOOL, INT, NONE }
 
     final boolean visible;
     final Outcome outcome;
@@ -51,6 +74,12 @@ enum Op {
 
     /** True for the operations that write {@code sem->count}. */
     boolean writesCount() {
-        return this == COUNT_ADD_RETURN || this == COUNT_FETCH_ADD || this == COUNT_ADD || this == COUNT_CMPXCHG;
+        return this == COUNT_ADD_RETURN || this == COUNT_FETCH_ADD || this == COUNT_ADD || this == COUNT_CMPXCHG
+                || this == COUNT_OR || this == COUNT_ANDNOT;
+    }
+
+    /** True for the operations whose argument 0 is an owner value (a task pointer to rename). */
+    boolean ownerArg0() {
+        return this == OWNER_WRITE || this == ON_CPU || this == OWNER_CMPXCHG;
     }
 }

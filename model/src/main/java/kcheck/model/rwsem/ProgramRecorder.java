@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import kcheck.model.Kernel;
 import kcheck.model.KernelCitations;
 import kcheck.model.ModelInputException;
+import kcheck.model.ModelLimitException;
 
 /**
  * Turns a {@link RwsemVariant}'s Java code into a task's finite program graph, so that the
@@ -50,14 +51,17 @@ final class ProgramRecorder {
     private final boolean rt;
     private final int rounds;
     private final List<Field> fields = new ArrayList<>();
+    private final int maxNodes;
     private final List<Set<String>> scopes = new ArrayList<>();
 
     private final List<RNode> nodes = new ArrayList<>();
     private final Map<String, Integer> index = new HashMap<>();
     private final ArrayDeque<RNode> queue = new ArrayDeque<>();
 
-    private ProgramRecorder(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds) {
+    private ProgramRecorder(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                            int maxNodes) {
         this.impl = impl;
+        this.maxNodes = maxNodes;
         this.what = what;
         this.dom = dom;
         this.writer = writer;
@@ -66,8 +70,8 @@ final class ProgramRecorder {
         this.rounds = rounds;
         for (Class<?> c = impl.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers())) {
-                    continue;
+                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) {
+                    continue;                                       /* e.g. an inner class's reference to its outer instance */
                 }
                 if (Modifier.isFinal(f.getModifiers())) {
                     throw new ModelInputException(what + ": field " + f.getName() + " is final; kernel locals must be plain fields");
@@ -85,11 +89,18 @@ final class ProgramRecorder {
     }
 
     /**
-     * Records the program of one task: a reader ({@code writer == false}; {@code task} unused)
-     * or writer {@code task}, RT or not, running {@code rounds} rounds (0: forever).
+     * Records the program of one task: reader or writer number {@code task} (a reader's number only
+     * matters where readers store their own task pointer), RT or not, running {@code rounds} rounds
+     * (0: forever).
      */
     static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds) {
-        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds);
+        return record(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
+    }
+
+    /** As {@link #record(RwsemVariant, String, RwsemDomain, boolean, int, boolean, int)} with another node limit (tests). */
+    static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                              int maxNodes) {
+        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, maxNodes);
         r.explore();
         List<int[]> pairs = r.walkPairs();
         int[] cls = r.classes();
@@ -100,7 +111,8 @@ final class ProgramRecorder {
     /* ---------------- one node of the recorded graph ---------------- */
 
     /** Where the code stopped: the operation it was about to perform and what identifies the place. */
-    private record Capture(String key, Op op, long arg0, long arg1, int attrs, String function, String cite, String site) {
+    private record Capture(String key, Op op, long arg0, long arg1, int attrs, String function, String cite, String site,
+                           String where) {
     }
 
     private static final class RNode {
@@ -116,9 +128,9 @@ final class ProgramRecorder {
         }
     }
 
-    private static final Capture END = new Capture("END", Op.END, 0, 0, 0, "", "", "");
+    private static final Capture END = new Capture("END", Op.END, 0, 0, 0, "", "", "", "");
     /** The outcome leads the code into undefined behaviour (e.g. dereferencing RWSEM_READER_OWNED): it cannot happen. */
-    private static final Capture UNDEFINED = new Capture("UNDEFINED", Op.END, 0, 0, 0, "", "", "");
+    private static final Capture UNDEFINED = new Capture("UNDEFINED", Op.END, 0, 0, 0, "", "", "", "");
 
     /* ---------------- exploration ---------------- */
 
@@ -166,9 +178,9 @@ final class ProgramRecorder {
         if (id != null) {
             return id;
         }
-        if (nodes.size() >= MAX_NODES) {
-            throw new ModelInputException(what + ": the program graph exceeds " + MAX_NODES
-                    + " nodes (does a @FrameLocal field take ever new values?)");
+        if (nodes.size() >= maxNodes) {
+            throw new ModelLimitException(what + ": rwsem-owner records at most " + maxNodes + " program places per task:"
+                    + " this code reached more (does a @FrameLocal field take ever new values, e.g. a loop counter?)");
         }
         RNode n = new RNode(nodes.size(), c, script);
         nodes.add(n);
@@ -182,8 +194,8 @@ final class ProgramRecorder {
         return switch (c.op()) {
             case COUNT_ADD_RETURN, COUNT_FETCH_ADD, COUNT_ADD -> dom.countIndex(dom.countValue(o) + c.arg0()) >= 0;
             case COUNT_CMPXCHG -> dom.countValue(o) != c.arg0() || dom.countIndex(c.arg1()) >= 0;
+            case OWNER_CMPXCHG -> dom.ownerValue(o) != c.arg0() || dom.ownerValid(c.arg1());
             case LEADING_READERS -> o >= 1;
-            case ON_CPU, OWNER_WRITE -> true;
             default -> true;
         };
     }
@@ -349,6 +361,7 @@ final class ProgramRecorder {
         String[] function = new String[count];
         String[] cite = new String[count];
         String[] site = new String[count];
+        String[] where = new String[count];
         for (int i = 0; i < count; i++) {
             RNode x = rep[i];
             op[i] = x.c.op();
@@ -358,11 +371,12 @@ final class ProgramRecorder {
             function[i] = x.c.function();
             cite[i] = x.c.cite();
             site[i] = x.c.site();
+            where[i] = x.c.where();
             for (int o = 0; o < x.edges.length; o++) {
                 edges[i * slots + o] = x.edges[o] < 0 ? -1 : order[cls[x.edges[o]]];
             }
         }
-        return new TaskProgram(0, slots, op, a0, a1, attrs, edges, function, cite, site);
+        return new TaskProgram(0, slots, op, a0, a1, attrs, edges, function, cite, site, where);
     }
 
     /* ---------------- the recording RwSem ---------------- */
@@ -385,6 +399,9 @@ final class ProgramRecorder {
         boolean waitLock;
         boolean osq;
         boolean enqueued;
+        boolean wakeQ;
+        /** The code keeps a wake queue of its own (DEFINE_WAKE_Q): only then is its emptiness part of the place. */
+        boolean wakeQTracked;
         int preempt;
 
         RecordingSem(int[] script) {
@@ -393,6 +410,8 @@ final class ProgramRecorder {
 
         private int next(Op op, long arg0, long arg1) {
             if (pos < script.length) {
+                workload.atStart = false;
+                workload.inCs = false;
                 return script[pos++];
             }
             throw new Stop(capture(op, arg0, arg1));
@@ -429,7 +448,8 @@ final class ProgramRecorder {
                 functions.add(k.function());
             }
             int attrs = (holds ? TaskProgram.HOLDS : 0) | (waitLock ? TaskProgram.WAIT_LOCK : 0) | (osq ? TaskProgram.OSQ : 0)
-                    | (preempt > 0 || waitLock ? TaskProgram.PREEMPT_OFF : 0) | (enqueued ? TaskProgram.ENQUEUED : 0);
+                    | ((preempt > 0 || waitLock) && !workload.inCs ? TaskProgram.PREEMPT_OFF : 0) | (enqueued ? TaskProgram.ENQUEUED : 0)
+                    | (workload.atStart ? TaskProgram.IDLE : 0) | (wakeQTracked && wakeQ ? TaskProgram.WAKE_Q : 0);
             for (int i = 0; i < TaskProgram.FUNCTIONS.length; i++) {
                 if (functions.contains(TaskProgram.FUNCTIONS[i])) {
                     attrs |= TaskProgram.FUNCTION_BITS[i];
@@ -455,13 +475,15 @@ final class ProgramRecorder {
                 return nodes.get(known).c;
             }
             String function = "";
+            String where = "";
             for (Kernel kn : kernels) {
                 if (!kn.function().startsWith("rwsem_atomic_")) {      /* name the caller of the count helpers */
                     function = kn.function();
+                    where = kn.file() + (kn.line() > 0 ? ":" + kn.line() : "") + ", " + kn.version();
                     break;
                 }
             }
-            return new Capture(k, op, arg0, arg1, attrs, function, KernelCitations.render(kernels), site[0]);
+            return new Capture(k, op, arg0, arg1, attrs, function, KernelCitations.render(kernels), site[0], where);
         }
 
         private void requireWaitLock(String what) {
@@ -496,30 +518,66 @@ final class ProgramRecorder {
         }
 
         @Override
+        public void atomicLongOr(long mask) {
+            next(Op.COUNT_OR, mask, 0);
+        }
+
+        @Override
+        public void atomicLongAndnot(long mask) {
+            next(Op.COUNT_ANDNOT, mask, 0);
+        }
+
+        @Override
         public long readOwner() {
-            return next(Op.OWNER_READ, 0, 0);
+            return dom.ownerValue(next(Op.OWNER_READ, 0, 0));
+        }
+
+        /**
+         * An owner value the model cannot hold ends the recorded path (like undefined behaviour): the
+         * model reports it as a limit if a reachable state takes that path.
+         */
+        private void requireOwner(long owner) {
+            if (!dom.ownerValid(owner)) {
+                throw new Stop(UNDEFINED);
+            }
         }
 
         @Override
         public void writeOwner(long owner) {
-            if (owner < 0 || owner >= dom.ownerSize()) {
-                throw new ModelInputException(what + ": owner value " + owner + " is not NULL, RWSEM_READER_OWNED or a writer");
-            }
+            requireOwner(owner);
             next(Op.OWNER_WRITE, owner, 0);
+        }
+
+        @Override
+        public long ownerCmpxchg(long old, long nw) {
+            return dom.ownerValue(next(Op.OWNER_CMPXCHG, old, nw));
+        }
+
+        @Override
+        public void ownerOr(long mask) {
+            next(Op.OWNER_OR, mask, 0);
+        }
+
+        @Override
+        public void ownerAndnot(long mask) {
+            next(Op.OWNER_ANDNOT, mask, 0);
         }
 
         @Override
         public long current() {
             if (!writer) {
-                throw new ModelInputException(what + ": a reader's task pointer is not an owner value in this model");
+                if (dom.readersAnonymous()) {
+                    throw new ModelInputException(what + ": a reader's task pointer is not an owner value in this model");
+                }
+                return dom.readerTask(task);
             }
-            return RwsemCount.writerTask(task);
+            return dom.writerTask(task);
         }
 
         @Override
         public boolean onCpu(long owner) {
-            if (owner < 2 || owner >= dom.ownerSize()) {
-                throw new Stop(UNDEFINED);          /* owner->on_cpu of NULL or RWSEM_READER_OWNED */
+            if (!dom.ownerIsWriter(owner)) {
+                throw new Stop(UNDEFINED);          /* owner->on_cpu of NULL, a reader-owned hint, or garbage */
             }
             return next(Op.ON_CPU, owner, 0) == 1;
         }
@@ -551,6 +609,32 @@ final class ProgramRecorder {
         @Override
         public void schedule() {
             next(Op.SCHEDULE, 0, 0);
+        }
+
+        @Override
+        public void armWaitTimeout() {
+            next(Op.ARM_TIMEOUT, 0, 0);
+        }
+
+        @Override
+        public boolean waitTimedOut() {
+            return next(Op.TIMED_OUT, 0, 0) == 1;
+        }
+
+        @Override
+        public boolean firstWaiterTimedOut() {
+            requireWaitLock("the front waiter's timeout");
+            return next(Op.FIRST_TIMED_OUT, 0, 0) == 1;
+        }
+
+        @Override
+        public void armSpinDeadline() {
+            next(Op.ARM_RSPIN, 0, 0);
+        }
+
+        @Override
+        public boolean spinDeadlinePassed() {
+            return next(Op.RSPIN_PASSED, 0, 0) == 1;
         }
 
         @Override
@@ -638,12 +722,14 @@ final class ProgramRecorder {
         public void wakeUpFrontWriter() {
             requireWaitLock("waking a waiter");
             next(Op.WAKE_FRONT_WRITER, 0, 0);
+            wakeQ = true;
         }
 
         @Override
         public void waitListGrantReaders(int n) {
             requireWaitLock("granting waiters");
             next(Op.GRANT_READERS, n, 0);
+            wakeQ = true;
         }
 
         @Override
@@ -653,6 +739,85 @@ final class ProgramRecorder {
                 enqueued = false;
             }
             return r;
+        }
+
+        @Override
+        public long frontWaiterTask() {
+            requireWaitLock("the front waiter's task");
+            int t = next(Op.FRONT_TASK, 0, 0);
+            return t < dom.readers() ? dom.readerTask(t) : dom.writerTask(t - dom.readers());
+        }
+
+        @Override
+        public int waitListMoveReaders() {
+            requireWaitLock("the wait list walk");
+            return next(Op.MOVE_READERS, 0, 0);
+        }
+
+        @Override
+        public void waitListWakeMoved() {
+            next(Op.WAKE_MOVED, 0, 0);
+            wakeQ = true;
+        }
+
+        @Override
+        public boolean isFirstWaiter() {
+            return next(waitLock ? Op.FIRST_IS_ME : Op.FIRST_IS_ME_RACY, 0, 0) == 1;
+        }
+
+        @Override
+        public void initWaiterHandoff() {
+            next(Op.HANDOFF_INIT, 0, 0);
+        }
+
+        @Override
+        public boolean waiterHandoffSet() {
+            return next(Op.HANDOFF_SET_READ, 0, 0) == 1;
+        }
+
+        @Override
+        public void setWaiterHandoff() {
+            requireWaitLock("waiter->handoff_set");
+            next(Op.HANDOFF_SET_OWN, 0, 0);
+        }
+
+        @Override
+        public boolean firstWaiterHandoffSet() {
+            requireWaitLock("first->handoff_set");
+            return next(Op.FIRST_HANDOFF_SET, 0, 0) == 1;
+        }
+
+        @Override
+        public void setFirstWaiterHandoff() {
+            requireWaitLock("first->handoff_set");
+            next(Op.HANDOFF_SET_FIRST, 0, 0);
+        }
+
+        @Override
+        public void setWaiterRdNonspinnable(boolean set) {
+            next(Op.RD_NONSPINNABLE_SET, set ? 1 : 0, 0);
+        }
+
+        @Override
+        public boolean firstWaiterRdNonspinnable() {
+            requireWaitLock("the front waiter's last_rowner");
+            return next(Op.FIRST_RD_NONSPINNABLE, 0, 0) == 1;
+        }
+
+        @Override
+        public void wakeQInit() {
+            wakeQTracked = true;
+            wakeQ = false;
+        }
+
+        @Override
+        public void wakeUpQ() {
+            wakeQ = false;
+        }
+
+        @Override
+        public boolean wakeQEmpty() {
+            return !wakeQ;
         }
 
         @Override

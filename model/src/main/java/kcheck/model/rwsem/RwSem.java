@@ -51,6 +51,12 @@ public interface RwSem {
     /** {@code atomic_long_cmpxchg(&sem->count, old, new)}: returns the value found. */
     long atomicLongCmpxchg(long old, long nw);
 
+    /** {@code atomic_long_or(mask, &sem->count)}. */
+    void atomicLongOr(long mask);
+
+    /** {@code atomic_long_andnot(mask, &sem->count)}. */
+    void atomicLongAndnot(long mask);
+
     /* ---- sem->owner ---- */
 
     /** {@code READ_ONCE(sem->owner)}. */
@@ -58,6 +64,15 @@ public interface RwSem {
 
     /** {@code WRITE_ONCE(sem->owner, owner)}. */
     void writeOwner(long owner);
+
+    /** {@code atomic_long_cmpxchg(&sem->owner, old, new)} (also {@code try_cmpxchg}): returns the value found. */
+    long ownerCmpxchg(long old, long nw);
+
+    /** {@code atomic_long_or(mask, &sem->owner)}. */
+    void ownerOr(long mask);
+
+    /** {@code atomic_long_andnot(mask, &sem->owner)}. */
+    void ownerAndnot(long mask);
 
     /** {@code current}, as an owner value. Not a step. */
     long current();
@@ -84,6 +99,23 @@ public interface RwSem {
 
     /** {@code schedule()} in a wait loop: sleeps until the task is woken. */
     void schedule();
+
+    /* ---- time (the model has no clock: deadlines pass as environment steps) ---- */
+
+    /** {@code waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT} of the caller's waiter. Not a step. */
+    void armWaitTimeout();
+
+    /** {@code time_after(jiffies, waiter.timeout)} of the caller's waiter. Not a step. */
+    boolean waitTimedOut();
+
+    /** {@code time_after(jiffies, waiter->timeout)} of the front waiter (wait_lock held). */
+    boolean firstWaiterTimedOut();
+
+    /** {@code rspin_threshold = rwsem_rspin_threshold(sem)}'s clock part: the reader-spin deadline starts. Not a step. */
+    void armSpinDeadline();
+
+    /** {@code sched_clock() > rspin_threshold}. Not a step. */
+    boolean spinDeadlinePassed();
 
     /* ---- sem->osq ---- */
 
@@ -133,6 +165,9 @@ public interface RwSem {
     /** After the first {@code n} waiters comes a writer (false: the walk hit the end of the list). */
     boolean waitListWriterAfter(int n);
 
+    /** {@code rwsem_first_waiter(sem)->task}: the front waiter's task pointer, as an owner value (wait_lock held). */
+    long frontWaiterTask();
+
     /** {@code wake_up_process(waiter->task)} (v4.8: {@code wake_q_add}) of the front waiter, a writer. */
     void wakeUpFrontWriter();
 
@@ -144,6 +179,54 @@ public interface RwSem {
 
     /** {@code !waiter.task} for the caller's own waiter (set NULL by the waker that granted it). */
     boolean waiterTaskIsNull();
+
+    /**
+     * The first pass of {@code rwsem_mark_wake()} since v5.4: every reader waiter in the list is
+     * moved to the wake list ({@code list_move_tail}); returns how many (wait_lock held).
+     */
+    int waitListMoveReaders();
+
+    /** The second pass: {@code waiter->task = NULL} and wake for every moved reader. */
+    void waitListWakeMoved();
+
+    /** {@code rwsem_first_waiter(sem) == &waiter} (a step of its own when wait_lock is not held). */
+    boolean isFirstWaiter();
+
+    /** {@code waiter.handoff_set = false} of the caller's waiter (v5.18+). Not a step. */
+    void initWaiterHandoff();
+
+    /** {@code waiter.handoff_set} of the caller's waiter, read without wait_lock. */
+    boolean waiterHandoffSet();
+
+    /** {@code waiter->handoff_set = true} of the caller's own waiter (wait_lock held). */
+    void setWaiterHandoff();
+
+    /** {@code first->handoff_set} of the front waiter (wait_lock held). */
+    boolean firstWaiterHandoffSet();
+
+    /** {@code first->handoff_set = true} of the front waiter (wait_lock held). */
+    void setFirstWaiterHandoff();
+
+    /**
+     * {@code waiter.last_rowner & RWSEM_RD_NONSPINNABLE} of the caller's waiter is set (v5.3 to
+     * v5.10: the bit the waker copies to owner). Not a step.
+     */
+    void setWaiterRdNonspinnable(boolean set);
+
+    /** {@code waiter->last_rowner & RWSEM_RD_NONSPINNABLE} of the front waiter (wait_lock held). */
+    boolean firstWaiterRdNonspinnable();
+
+    /** {@code DEFINE_WAKE_Q} / {@code wake_q_init()}: the caller's wake queue is empty. Not a step. */
+    void wakeQInit();
+
+    /** {@code wake_q_empty(&wake_q)}: nothing was added since {@link #wakeQInit()}. Not a step. */
+    boolean wakeQEmpty();
+
+    /**
+     * {@code wake_up_q(&wake_q)}: the queued tasks are woken (the model woke them already when they
+     * were added) and the queue is consumed. Not a step.
+     */
+    void wakeUpQ();
 
     /* ---- model annotations ---- */
 

@@ -20,8 +20,8 @@ import kcheck.model.VariantInfo;
 
 /**
  * {@code rwsem-owner}: the reader-owned state of the rwsem owner field and writer optimistic
- * spinning (kernel/locking/rwsem-xadd.c, v4.7 to v4.8, commit 19c5d690e41697fc). See KERNEL.md
- * section 3 and docs/models/rwsem-owner.md.
+ * spinning (kernel/locking/rwsem-xadd.c, v4.7 to v4.8, commit 19c5d690e41697fc). See
+ * docs/models/rwsem-owner.md.
  */
 public final class RwsemOwnerFactory implements ModelFactory {
     public static final String NAME = "rwsem-owner";
@@ -30,33 +30,72 @@ public final class RwsemOwnerFactory implements ModelFactory {
     private static final Catalog<RwsemVariant> CATALOG = new Catalog<RwsemVariant>(NAME)
             .property("exclusion", Kind.INVARIANT, "never a writer with readers, never two writers (a task holds the lock from the"
                     + " count step that takes it, or a waker's grant, to the count step that releases it)")
-            .property("owner-sound", Kind.INVARIANT, "owner == T implies T holds the write lock")
+            .property("owner-sound", Kind.INVARIANT, "owner names writer T (v5.3+: without READER_OWNED) implies T holds the write"
+                    + " lock")
             .property("no-spin-on-readers", Kind.PROGRESS, "the spinner (the writer holding the osq in rwsem_optimistic_spin) does"
                     + " not iterate forever while >= 1 reader and no writer hold the lock and every such reader has made its"
-                    + " count step and, in v4.8, its set_reader_owned (a cycle of such spinner steps is a lasso)")
-            .property("no-spin-on-readers-strict", Kind.PROGRESS, "as no-spin-on-readers without the set_reader_owned clause:"
-                    + " shows the v4.8 gap of a reader preempted between its count step and its owner store")
-            .property("no-spin-on-readers-k2", Kind.METRIC, "KERNEL.md's count: the spinner's unqueued write-trylock loads of count"
+                    + " count step and, in v4.8+, its set_reader_owned (a cycle of such spinner steps is a lasso); v5.3+: spinning"
+                    + " on readers until the reader-spin deadline passes is by design, only spinning past it counts")
+            .optInProperty("no-spin-on-readers-strict", Kind.PROGRESS, "KNOWN GAP (opt-in): as no-spin-on-readers without the"
+                    + " set_reader_owned clause: shows the v4.8 gap of a reader preempted between its count step and its owner"
+                    + " store")
+            .property("no-spin-on-readers-k2", Kind.METRIC, "the counting form: the spinner's unqueued write-trylock loads of count"
                     + " while readers (all settled) and no writer hold the lock; reset when reader holders go 0 -> 1 and when"
                     + " the spinner takes the osq; bound K = 2 (saturates at 3)")
             .property("spin-on-running-writer", Kind.STEP, "whenever rwsem_can_spin_on_owner finds need_resched clear and loads"
                     + " owner == NULL while another writer holds the write lock (count step done, set_owner not yet) and is on"
                     + " a CPU, it returns true")
+            .property("no-spin-on-preempted-owner", Kind.PROGRESS, "no task spins forever without taking the lock while a task the"
+                    + " lock waits for is off its CPU (preempted, or asleep, or woken but not yet running): a holder, or, with the"
+                    + " lock free and the handoff bit set, the first waiter it is for; counted only for spinners nothing else"
+                    + " stops: RT tasks, or tasks ignoring a set need_resched with preemption disabled (a lasso)")
+            .property("handoff", Kind.STEP, "v5.3+: while the handoff bit is set for a waiter (the first waiter when it was set),"
+                    + " no other task takes the lock unless that waiter takes it in the same step (readers granted together)")
+            .optInProperty("no-writer-starvation", Kind.PROGRESS, "v5.3+ design claim (opt-in; v4.x makes no such claim): no"
+                    + " fair run in which the first waiter stays the same writer, its RWSEM_WAIT_TIMEOUT has passed, and it"
+                    + " never takes the lock; fair = every task inside a lock or unlock call or holding the lock that can"
+                    + " step on the cycle steps on it (tasks between rounds may stay idle); a lasso")
+            .optInProperty("sleeping-writer-woken", Kind.PROGRESS, "v5.3+ (opt-in; part of no-writer-starvation): no fair run in"
+                    + " which the first waiter, a writer whose RWSEM_WAIT_TIMEOUT has passed, sleeps in schedule() with no"
+                    + " wake-up pending forever while the others run (a lasso)")
+            .optInProperty("reader-stream-starvation", Kind.PROGRESS, "v5.3+ (opt-in; part of sleeping-writer-woken, the claim of"
+                    + " 2f06f702925b): no fair run in which the first waiter, a writer whose RWSEM_WAIT_TIMEOUT has passed, sleeps"
+                    + " in schedule() with no wake-up pending while count holds at least one RWSEM_READER_BIAS forever, so that"
+                    + " the reader count never reaches 0 to wake it (a lasso)")
             .property("wasted-spins", Kind.METRIC, "the spinner's unqueued write-trylock loads of count on a lock held by readers"
                     + " only, counted from the readers' 0 -> 1 and the osq take: all of them, and those made once every such"
-                    + " reader made its owner store (KERNEL.md's count); 3 = 3 or more (unbounded)")
+                    + " reader made its owner store (the no-spin-on-readers-k2 count); 3 = 3 or more (unbounded)")
             .property("missed-spins", Kind.METRIC, "per write-lock hold: writers whose rwsem_can_spin_on_owner returned false"
                     + " (need_resched clear) while the holder was a running writer that had not set owner yet, by the owner"
                     + " they loaded (NULL, or a stale READER_OWNED)")
             .property("deadlock-free", Kind.DEADLOCK, "some step is enabled until every task has finished")
-            .property("reader-owned-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == READER_OWNED"
-                    + " implies no writer holds the lock (the marker is sticky; refuted on after, vacuous on before)")
-            .property("null-owner-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test: owner == NULL implies no"
-                    + " writer holds the lock (a writer sets owner after its count step; refuted on both variants)")
+            .optInProperty("reader-owned-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test (opt-in): owner =="
+                    + " READER_OWNED implies no writer holds the lock (the marker is sticky; refuted on after, vacuous on before)")
+            .optInProperty("null-owner-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test (opt-in): owner == NULL"
+                    + " implies no writer holds the lock (a writer sets owner after its count step; refuted on both variants)")
             .variant(VariantInfo.of("before", "v4.7: owner is NULL or a writer; NULL with active count means no spinning"),
                     RwsemV47::new)
             .variant(VariantInfo.of("after", "v4.8 (19c5d690e416): readers store RWSEM_READER_OWNED; spinners stop on it"),
                     RwsemV48::new)
+            .variant(VariantInfo.of("v6.12", "kernel/locking/rwsem.c of v6.12: owner flag bits, rwsem_spin_on_owner owner states,"
+                    + " handoff bit, no reader spinning (removed by 617f3ef95177, v5.11), preemption off in every lock path"),
+                    RwsemV612::new)
+            .variant(VariantInfo.of("v5.4", "kernel/locking/rwsem.c of v5.4 (v5.4.286): reader optimistic spinning (v5.3 to v5.10),"
+                    + " RD/WR_NONSPINNABLE owner bits, writer_wait_state handoff"), RwsemV54::new)
+            .variant(VariantInfo.of("v5.4+2f06f702925b", "v5.4 with 2f06f702925b (and c8fe8b056438 it needs): readers do not spin"
+                    + " on a lock other readers own"), RwsemV54Fixed::new)
+            .variant(VariantInfo.realBug("2f06f702925b", "locking/rwsem: Prevent potential lock starvation", "v5.11",
+                    "the v5.4 port itself (the code the fix changed, as released): readers spinning onto a reader-owned lock keep"
+                    + " the reader count above zero, so a sleeping writer is never woken"), RwsemV54::new)
+            .variant(VariantInfo.realBug("48dfb5d2560d", "locking/rwsem: Disable preemption while trying for rwsem lock", "v6.1",
+                    "v6.12 with the fix undone: the write fast path (count cmpxchg, rwsem_set_owner) runs with preemption on"),
+                    RwsemRealBugs.Bug48dfb5d2560d::new)
+            .variant(VariantInfo.realBug("3f5245538a19", "locking/rwsem: Disable preemption in all down_read*() and up_read() code"
+                    + " paths", "v6.3", "v6.12 with the fix undone: __down_read_common() and __up_read() run with preemption on"),
+                    RwsemRealBugs.Bug3f5245538a19::new)
+            .variant(VariantInfo.realBug("b613c7f31476", "locking/rwsem: Prevent non-first waiter from spinning in down_write()"
+                    + " slowpath", "v6.3", "v6.12 with the fix undone: a waiter that sets the handoff bit sets its own handoff_set,"
+                    + " and the first waiter inherits one"), RwsemRealBugs.Bugb613c7f31476::new)
             .variant(VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
                     RwsemMutants.EarlyRelease::new)
             .variant(VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
@@ -64,7 +103,15 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.mutant("mutant-trylock-ignores-readers", "after, but the unqueued trylock also takes a reader-held lock"),
                     RwsemMutants.TrylockIgnoresReaders::new)
             .variant(VariantInfo.mutant("mutant-up-read-no-wake", "before, but __up_read never calls rwsem_wake"),
-                    RwsemMutants.UpReadNoWake::new);
+                    RwsemMutants.UpReadNoWake::new)
+            .variant(VariantInfo.mutant("mutant-spins-on-preempted-owner", "after, but rwsem_spin_on_owner ignores owner->on_cpu"),
+                    RwsemMutants.SpinsOnPreemptedOwner::new)
+            .variant(VariantInfo.mutant("mutant-unqueued-ignores-handoff", "v6.12, but the unqueued trylock steals past the handoff"
+                    + " bit"), RwsemMutants.UnqueuedIgnoresHandoff::new)
+            .variant(VariantInfo.mutant("mutant-no-handoff-request", "v6.12, but a waiter never sets the handoff bit"),
+                    RwsemMutants.NoHandoffRequest::new)
+            .variant(VariantInfo.mutant("mutant-reader-spin-no-deadline", "v6.12, but a writer spins on readers without the"
+                    + " rspin_threshold time limit"), RwsemMutants.ReaderSpinWithoutDeadline::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
@@ -114,12 +161,53 @@ public final class RwsemOwnerFactory implements ModelFactory {
                 ParamSpec.integer("readers", 2, 0, 3, "number of reader tasks"),
                 ParamSpec.integer("writers", 2, 1, 3, "number of writer tasks"),
                 ParamSpec.choice("rt", "writers that are RT tasks (rt_task(current))", RT_CHOICES.toArray(String[]::new)),
-                ParamSpec.integer("rounds", 0, 0, 3, "lock/unlock rounds per task; 0 = forever (cyclic workload)"));
+                ParamSpec.integer("rounds", 0, 0, 3, "lock/unlock rounds per task; 0 = forever (cyclic workload)"),
+                ParamSpec.choice("preempt", "which tasks may be preempted (on_cpu = 0) while they hold the lock where preemption is"
+                        + " enabled: writers (the default), all (readers too), none", "writers", "all", "none"));
     }
 
     @Override
     public List<PropertyInfo> properties() {
         return CATALOG.properties();
+    }
+
+    /** What the model assumes of a variant's code; each is checked where it is made (ModelLimitException). */
+    static final List<String> LIMITS = List.of(
+            "xadd count (v4.x): count = a + k * RWSEM_WAITING_BIAS with a <= readers + writers active biases and k <= writers"
+                    + " + 1 waiting biases (one active bias per task, one waiting bias per writer and one for the wait list)",
+            "v5.3+ count: only the WRITER_LOCKED, WAITERS and HANDOFF bits and a reader count of at most one"
+                    + " RWSEM_READER_BIAS per reader (no READFAIL bit, no other bits)",
+            "owner: xadd: NULL, RWSEM_READER_OWNED or a writer; v5.3+: NULL, a writer's pointer (v5.3 to v5.10 also with"
+                    + " RWSEM_RD_NONSPINNABLE), or a reader's pointer with RWSEM_READER_OWNED and any NONSPINNABLE bits",
+            "owner->on_cpu is read only for a writer's pointer (never NULL or a reader-owned hint)",
+            "wake_up_process()/wake_q_add() wakes only a writer at the front of the wait list; a reader grant goes only to"
+                    + " readers",
+            "rwsem_first_waiter() is dereferenced only while the wait list is not empty",
+            "missed-spins counts at most one declining writer per other writer and write-lock hold",
+            "at most 200,000 recorded program places per task (kernel locals kept across steps take finitely many values)");
+
+    @Override
+    public List<String> limits() {
+        return LIMITS;
+    }
+
+    /**
+     * The real bugs of the v6.x code are fixed by the v6.12 port, 2f06f702925b by the v5.4 port with
+     * that fix; what v5.4 (with or without it) gets wrong by v6.12; the rest by after (v4.8).
+     */
+    @Override
+    public String fixOf(String variant) {
+        return switch (variant) {
+            case "bug-2f06f702925b" -> "v5.4+2f06f702925b";
+            case "bug-48dfb5d2560d", "bug-3f5245538a19", "bug-b613c7f31476", "v5.4", "v5.4+2f06f702925b" -> "v6.12";
+            default -> "after";
+        };
+    }
+
+    /** The notation of rwsem-owner traces, one line each. */
+    @Override
+    public List<String> legend() {
+        return RwsemDecoder.LEGEND;
     }
 
     @Override
@@ -144,12 +232,13 @@ public final class RwsemOwnerFactory implements ModelFactory {
         int writers = params.integer("writers");
         int rounds = params.integer("rounds");
         boolean[] rt = rtFlags(params.get("rt"), writers);
-        RwsemDomain dom = new RwsemDomain(readers, writers);
+        RwsemLayout.Preempt preempt = RwsemLayout.Preempt.valueOf(params.get("preempt").toUpperCase(java.util.Locale.ROOT));
+        RwsemDomain dom = RwsemDomain.of(impl.encoding(), readers, writers);
         TaskProgram[] prog = new TaskProgram[readers + writers];
         String what = NAME + " variant '" + variantName + "'";
         for (int t = 0; t < prog.length; t++) {
             boolean writer = t >= readers;
-            int w = writer ? t - readers : 0;
+            int w = writer ? t - readers : dom.readersAnonymous() ? 0 : t;
             boolean isRt = writer && rt[w];
             ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds);
             Function<ProgramKey, TaskProgram> record = k -> {
@@ -159,7 +248,7 @@ public final class RwsemOwnerFactory implements ModelFactory {
             };
             prog[t] = cachePrograms() ? PROGRAMS.computeIfAbsent(key, record) : record.apply(key);
         }
-        return new RwsemOwnerModel(variantName, params, dom, prog, rt, Set.copyOf(properties));
+        return new RwsemOwnerModel(variantName, params, dom, prog, rt, preempt, Set.copyOf(properties));
     }
 
     private static boolean cachePrograms() {

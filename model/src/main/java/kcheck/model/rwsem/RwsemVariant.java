@@ -1,9 +1,10 @@
 package kcheck.model.rwsem;
 
 /**
- * The variant contract of the rwsem-owner model: one version of the xadd rwsem (its public entry
- * points, kernel/locking/rwsem.c, and behind them the fast paths, the slow paths and the writer's
- * optimistic spinning of kernel/locking/rwsem-xadd.c), written against {@link RwSem}.
+ * The variant contract of the rwsem-owner model: one version of the rwsem (its public entry
+ * points and behind them the fast paths, the slow paths and the optimistic spinning: the xadd
+ * rwsem of kernel/locking/rwsem.c and rwsem-xadd.c up to v5.2, or kernel/locking/rwsem.c since
+ * v5.3, see {@link #encoding()}), written against {@link RwSem}.
  *
  * <p>The model runs each task's workload ({@code down_read; up_read} or {@code down_write;
  * up_write}, forever or for some rounds) through this code, step by step: every {@link RwSem}
@@ -18,6 +19,27 @@ package kcheck.model.rwsem;
  * {@link RwsemOwnerFactory#create(String, RwsemVariant, kcheck.model.Params, java.util.Set)}.
  */
 public interface RwsemVariant {
+
+    /** How {@code sem->count} and {@code sem->owner} are laid out by the ported kernel version. */
+    enum Encoding {
+        /**
+         * kernel/locking/rwsem-xadd.c (up to v5.2): {@code count = active + k * RWSEM_WAITING_BIAS};
+         * owner NULL, RWSEM_READER_OWNED (v4.8) or a writer ({@link RwsemCount}).
+         */
+        XADD,
+        /**
+         * kernel/locking/rwsem.c, v5.3 to v5.10: count bit fields and a reader count; owner = task
+         * pointer | RWSEM_READER_OWNED | RWSEM_RD_NONSPINNABLE | RWSEM_WR_NONSPINNABLE ({@link RwsemBits}).
+         */
+        BITS_RD_WR,
+        /** kernel/locking/rwsem.c since v5.11: as BITS_RD_WR with one RWSEM_NONSPINNABLE bit ({@link RwsemBits}). */
+        BITS
+    }
+
+    /** The encoding this code uses; {@link Encoding#XADD} unless the port says otherwise. */
+    default Encoding encoding() {
+        return Encoding.XADD;
+    }
 
     /** {@code down_read(sem)}. */
     void downRead(RwSem sem);

@@ -21,18 +21,35 @@ final class TaskProgram {
     static final int IN_DOWN_WRITE = 1 << 9;
     static final int IN_UP_WRITE = 1 << 10;
     static final int IN_UP_READ = 1 << 11;
-    static final int IN_DOWN_WRITE_FAILED = 1 << 12;
+    /** In a slow path that may read need_resched: rwsem_down_write_failed (v4.x), rwsem_down_{read,write}_slowpath (v5.3+). */
+    static final int IN_SLOW_PATH = 1 << 12;
     /* derived from the graph */
     /** A reader in down_read that may still store the owner before it returns. */
     static final int OWNER_STORE_PENDING = 1 << 13;
     /** need_resched may still be read before the task leaves the write slow path's spinning part. */
     static final int RESCHED_LIVE = 1 << 14;
+    /** Between two lock rounds: no operation of this down_read/down_write has run yet (the task may stay idle). */
+    static final int IDLE = 1 << 15;
+    /** The task's wake queue is not empty (recorded only: wake_q_empty() reads it). */
+    static final int WAKE_Q = 1 << 16;
+    /** In rwsem_spin_on_owner(). */
+    static final int IN_SPIN_ON_OWNER = 1 << 17;
+    /** Derived: in rwsem_optimistic_spin() after a reader-spin deadline was armed (the deadline may pass). */
+    static final int RSPIN_ARMED = 1 << 18;
+    /**
+     * Derived: a load of count or owner whose value the code does not act on (every possible outcome leads to the
+     * same next node, with the same attributes): it changes nothing another task or a property can see, so the
+     * model folds it into the step before (a stutter step; e.g. rwsem_mark_wake()'s "count < 0" test, which no
+     * modelled count passes).
+     */
+    static final int STUTTER = 1 << 19;
 
     /** Kernel function names and their bits. */
     static final String[] FUNCTIONS = {"rwsem_can_spin_on_owner", "rwsem_optimistic_spin", "rwsem_try_write_lock_unqueued",
-        "down_read", "down_write", "up_write", "up_read", "rwsem_down_write_failed"};
+        "down_read", "down_write", "up_write", "up_read", "rwsem_down_write_failed", "rwsem_down_write_slowpath",
+        "rwsem_down_read_slowpath", "rwsem_spin_on_owner"};
     static final int[] FUNCTION_BITS = {IN_CAN_SPIN, IN_OPT_SPIN, IN_TRYLOCK_UNQUEUED, IN_DOWN_READ, IN_DOWN_WRITE,
-        IN_UP_WRITE, IN_UP_READ, IN_DOWN_WRITE_FAILED};
+        IN_UP_WRITE, IN_UP_READ, IN_SLOW_PATH, IN_SLOW_PATH, IN_SLOW_PATH, IN_SPIN_ON_OWNER};
 
     final int size;
     final int root;
@@ -48,11 +65,13 @@ final class TaskProgram {
     final String[] function;
     /** Kernel citation of the node: function (file, version) and its callers. */
     final String[] cite;
-    /** Where the reference code makes the call, e.g. {@code RwsemV48.java:312}. */
+    /** Where the reference code makes the call, e.g. {@code RwsemV48.java:312} (tells nodes apart; never printed). */
     final String[] site;
+    /** The kernel file, line (when confirmed) and version of the innermost function, e.g. {@code kernel/locking/rwsem.c:1163, v6.12}. */
+    final String[] where;
 
     TaskProgram(int root, int slots, Op[] op, long[] arg0, long[] arg1, int[] attrs, int[] edges, String[] function, String[] cite,
-                String[] site) {
+                String[] site, String[] where) {
         this.size = op.length;
         this.root = root;
         this.slots = slots;
@@ -64,8 +83,65 @@ final class TaskProgram {
         this.function = function;
         this.cite = cite;
         this.site = site;
+        this.where = where;
         deriveOwnerStorePending();
         deriveReschedLive();
+        deriveRspinArmed();
+        deriveStutter();
+    }
+
+    private void deriveStutter() {
+        for (int n = 0; n < size; n++) {
+            if (op[n] != Op.COUNT_READ && op[n] != Op.OWNER_READ) {
+                continue;
+            }
+            int only = -1;
+            boolean same = true;
+            for (int o = 0; o < slots && same; o++) {
+                int t = edges[n * slots + o];
+                if (t < 0) {
+                    continue;
+                }
+                same = only < 0 || only == t;
+                only = t;
+            }
+            if (same && only >= 0 && only != n && (attrs[only] & ~DERIVED) == (attrs[n] & ~DERIVED)) {
+                attrs[n] |= STUTTER;
+            }
+        }
+    }
+
+    /** The attributes derived from the graph (not what the task holds or where it is). */
+    private static final int DERIVED = OWNER_STORE_PENDING | RESCHED_LIVE | RSPIN_ARMED | STUTTER;
+
+    /** The program performs {@code o} somewhere. */
+    boolean uses(Op o) {
+        for (Op x : op) {
+            if (x == o) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Nodes of rwsem_optimistic_spin reachable from an armed reader-spin deadline without leaving it. */
+    private void deriveRspinArmed() {
+        java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>();
+        for (int n = 0; n < size; n++) {
+            if (op[n] == Op.ARM_RSPIN) {
+                todo.add(n);
+            }
+        }
+        while (!todo.isEmpty()) {
+            int n = todo.poll();
+            for (int o = 0; o < slots; o++) {
+                int t = edges[n * slots + o];
+                if (t >= 0 && has(t, IN_OPT_SPIN) && !has(t, RSPIN_ARMED)) {
+                    attrs[t] |= RSPIN_ARMED;
+                    todo.add(t);
+                }
+            }
+        }
     }
 
     boolean has(int node, int attr) {
@@ -104,13 +180,13 @@ final class TaskProgram {
         while (changed) {
             changed = false;
             for (int n = 0; n < size; n++) {
-                if (!has(n, IN_DOWN_WRITE_FAILED) || has(n, RESCHED_LIVE)) {
+                if (!has(n, IN_SLOW_PATH) || has(n, RESCHED_LIVE)) {
                     continue;
                 }
                 boolean live = op[n] == Op.NEED_RESCHED || op[n] == Op.OSQ_LOCK;
                 for (int o = 0; o < slots && !live; o++) {
                     int t = edges[n * slots + o];
-                    live = t >= 0 && has(t, IN_DOWN_WRITE_FAILED) && has(t, RESCHED_LIVE);
+                    live = t >= 0 && has(t, IN_SLOW_PATH) && has(t, RESCHED_LIVE);
                 }
                 if (live) {
                     attrs[n] |= RESCHED_LIVE;
@@ -122,17 +198,21 @@ final class TaskProgram {
 
     /** "function: operation" with the arguments, for traces. */
     String describe(int node, RwsemDomain dom) {
-        return (function[node].isEmpty() ? "" : function[node] + ": ") + opText(node);
+        return (function[node].isEmpty() ? "" : function[node] + ": ") + opText(node, dom);
     }
 
-    String opText(int node) {
+    String opText(int node, RwsemDomain dom) {
         Op o = op[node];
         return switch (o) {
-            case COUNT_ADD_RETURN, COUNT_FETCH_ADD, COUNT_ADD -> String.format(o.text, signed(arg0[node]));
-            case COUNT_CMPXCHG -> String.format(o.text, RwsemCount.show(arg0[node]), RwsemCount.show(arg1[node]));
-            case OWNER_WRITE -> String.format(o.text, RwsemCount.showOwner(arg0[node]));
-            case ON_CPU -> String.format(o.text, RwsemCount.showOwner(arg0[node]));
+            case COUNT_ADD_RETURN, COUNT_FETCH_ADD, COUNT_ADD -> String.format(o.text, dom instanceof RwsemDomain.Xadd
+                    ? signed(arg0[node]) : RwsemBitsText.signed(arg0[node]));
+            case COUNT_CMPXCHG -> String.format(o.text, dom.showCount(arg0[node]), dom.showCount(arg1[node]));
+            case COUNT_OR, COUNT_ANDNOT -> String.format(o.text, RwsemBitsText.countMask(arg0[node]));
+            case OWNER_WRITE, ON_CPU -> String.format(o.text, dom.showOwner(arg0[node]));
+            case OWNER_CMPXCHG -> String.format(o.text, dom.showOwner(arg0[node]), dom.showOwner(arg1[node]));
+            case OWNER_OR, OWNER_ANDNOT -> String.format(o.text, dom.showOwner(arg0[node]).replace("NULL|", ""));
             case GRANT_READERS -> String.format(o.text, arg0[node]);
+            case RD_NONSPINNABLE_SET -> String.format(o.text, arg0[node]);
             default -> o.text;
         };
     }
@@ -162,21 +242,23 @@ final class TaskProgram {
             case COUNT -> {
                 long old = dom.countValue(outcome);
                 yield switch (o) {
-                    case COUNT_READ -> "= " + RwsemCount.show(old);
-                    case COUNT_ADD_RETURN -> "= " + RwsemCount.show(old + arg0[node]);
-                    case COUNT_FETCH_ADD -> "(was " + RwsemCount.show(old) + ")";
-                    case COUNT_ADD -> "(now " + RwsemCount.show(old + arg0[node]) + ")";
-                    case COUNT_CMPXCHG -> old == arg0[node] ? "ok" : "fails (found " + RwsemCount.show(old) + ")";
+                    case COUNT_READ -> "= " + dom.showCount(old);
+                    case COUNT_ADD_RETURN -> "= " + dom.showCount(old + arg0[node]);
+                    case COUNT_FETCH_ADD -> "(was " + dom.showCount(old) + ")";
+                    case COUNT_ADD -> "(now " + dom.showCount(old + arg0[node]) + ")";
+                    case COUNT_CMPXCHG -> old == arg0[node] ? "ok" : "fails (found " + dom.showCount(old) + ")";
                     default -> "";
                 };
             }
-            case OWNER -> "= " + RwsemCount.showOwner(outcome);
+            case OWNER -> o == Op.OWNER_CMPXCHG ? (dom.ownerValue(outcome) == arg0[node] ? "ok" : "fails (found "
+                    + dom.showOwner(dom.ownerValue(outcome)) + ")") : "= " + dom.showOwner(dom.ownerValue(outcome));
             case BOOL -> switch (o) {
                 case OSQ_LOCK -> outcome == 1 ? "= 1 (holds the osq: the spinner)" : "= 0 (need_resched: gives up)";
                 case SPIN_TRYLOCK -> outcome == 1 ? "= 1" : "= 0 (busy: no wake-up)";
                 default -> "= " + outcome;
             };
             case INT -> "= " + outcome;
+            case TASK -> "= " + (outcome < dom.readers() ? "reader " + outcome : "writer " + (outcome - dom.readers()));
             case NONE -> "";
         };
     }

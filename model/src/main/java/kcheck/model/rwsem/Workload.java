@@ -9,17 +9,28 @@ package kcheck.model.rwsem;
 final class Workload {
     /** The round being run (bounded workloads only). */
     int round;
+    /** Set when a down_read/down_write call starts, cleared by its first operation: the task is idle there. */
+    boolean atStart;
+    /**
+     * Set when down_read/down_write returns, cleared by the first operation of up_read/up_write: the task is in
+     * its critical section, where it runs with preemption enabled (whatever the unlock path disables first).
+     */
+    boolean inCs;
 
     void reader(RwsemVariant v, RwSem sem, int rounds) {
         if (rounds == 0) {
             while (true) {
-                v.downRead(sem);
+                atStart = true;
+            v.downRead(sem);
+            inCs = true;
                 /* critical section */
                 v.upRead(sem);
             }
         }
         for (round = 0; round < rounds; round++) {
+            atStart = true;
             v.downRead(sem);
+            inCs = true;
             /* critical section */
             v.upRead(sem);
         }
@@ -28,13 +39,17 @@ final class Workload {
     void writer(RwsemVariant v, RwSem sem, int rounds) {
         if (rounds == 0) {
             while (true) {
+                atStart = true;
                 v.downWrite(sem);
+                inCs = true;
                 /* critical section */
                 v.upWrite(sem);
             }
         }
         for (round = 0; round < rounds; round++) {
+            atStart = true;
             v.downWrite(sem);
+            inCs = true;
             /* critical section */
             v.upWrite(sem);
         }

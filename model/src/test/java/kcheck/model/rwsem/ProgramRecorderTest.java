@@ -19,7 +19,7 @@ import kcheck.model.ModelInputException;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProgramRecorderTest {
-    private static final RwsemDomain DOM = new RwsemDomain(2, 2);
+    private static final RwsemDomain DOM = RwsemDomain.xadd(2, 2);
 
     private final java.util.Map<String, TaskProgram> recorded = new java.util.HashMap<>();
 
@@ -169,11 +169,28 @@ class ProgramRecorderTest {
     @Test
     void writersWithTheSameRtFlagAreInterchangeable() {
         for (RwsemVariant v : new RwsemVariant[] {new RwsemV47(), new RwsemV48()}) {
-            TaskProgram[] w = {writer(v, 0, false), writer(v, 1, false)};
-            WriterSymmetry sym = WriterSymmetry.of(w, new boolean[] {false, false}, DOM);
+            TaskProgram[] w = {reader(v), reader(v), writer(v, 0, false), writer(v, 1, false)};
+            TaskSymmetry sym = TaskSymmetry.of(w, new boolean[] {false, false}, DOM);
             assertThat(sym.perms).hasNumberOfRows(2);
-            TaskProgram[] mixed = {writer(v, 0, true), writer(v, 1, false)};
-            assertThat(WriterSymmetry.of(mixed, new boolean[] {true, false}, DOM).trivial()).isTrue();
+            assertThat(sym.movesReaders(2)).as("anonymous readers are sorted, not permuted").isFalse();
+            TaskProgram[] mixed = {reader(v), reader(v), writer(v, 0, true), writer(v, 1, false)};
+            assertThat(TaskSymmetry.of(mixed, new boolean[] {true, false}, DOM).trivial()).isTrue();
         }
+    }
+
+    @Test
+    void aKernelLocalThatTakesEverNewValuesIsALimit() {
+        RwsemVariant v = new RwsemV48() {
+            @FrameLocal("down_write")
+            int calls;
+
+            @Override
+            public void downWrite(RwSem sem) {
+                calls++;                                            /* a counter kept across steps: no finite program */
+                super.downWrite(sem);
+            }
+        };
+        assertThatThrownBy(() -> ProgramRecorder.record(v, "test", DOM, true, 0, false, 0, 500))
+                .isInstanceOf(kcheck.model.ModelLimitException.class).hasMessageContaining("records at most 500 program places");
     }
 }

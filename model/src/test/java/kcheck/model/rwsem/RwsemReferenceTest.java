@@ -158,7 +158,7 @@ class RwsemReferenceTest {
         assertThat(RwsemCount.show(RWSEM_ACTIVE_WRITE_BIAS)).isEqualTo("WB+1");
         assertThat(RwsemCount.show(2 * RWSEM_WAITING_BIAS)).isEqualTo("2WB");
         assertThat(RwsemCount.show(2)).isEqualTo("2");
-        RwsemDomain dom = new RwsemDomain(2, 2);
+        RwsemDomain dom = RwsemDomain.xadd(2, 2);
         for (int i = 0; i < dom.countSize(); i++) {
             assertThat(dom.countIndex(dom.countValue(i))).isEqualTo(i);
         }

@@ -288,4 +288,128 @@ final class SoloSem implements RwSem {
     public void lockReleased() {
         log.add("released");
     }
+
+    /* ---- operations of the v5.3+ code only: not used by the v4.x tests ---- */
+
+    private static UnsupportedOperationException v5(String op) {
+        return new UnsupportedOperationException(op + " (v5.3+ only)");
+    }
+
+    @Override
+    public void atomicLongOr(long mask) {
+        throw v5("atomic_long_or");
+    }
+
+    @Override
+    public void atomicLongAndnot(long mask) {
+        throw v5("atomic_long_andnot");
+    }
+
+    @Override
+    public long ownerCmpxchg(long old, long nw) {
+        throw v5("owner cmpxchg");
+    }
+
+    @Override
+    public void ownerOr(long mask) {
+        throw v5("owner or");
+    }
+
+    @Override
+    public void ownerAndnot(long mask) {
+        throw v5("owner andnot");
+    }
+
+    @Override
+    public void armWaitTimeout() {
+        throw v5("waiter.timeout");
+    }
+
+    @Override
+    public boolean waitTimedOut() {
+        throw v5("waiter.timeout");
+    }
+
+    @Override
+    public boolean firstWaiterTimedOut() {
+        throw v5("first->timeout");
+    }
+
+    @Override
+    public void armSpinDeadline() {
+        throw v5("rspin_threshold");
+    }
+
+    @Override
+    public boolean spinDeadlinePassed() {
+        throw v5("rspin_threshold");
+    }
+
+    @Override
+    public long frontWaiterTask() {
+        throw v5("first->task");
+    }
+
+    @Override
+    public int waitListMoveReaders() {
+        throw v5("list_move_tail");
+    }
+
+    @Override
+    public void waitListWakeMoved() {
+        throw v5("wake moved");
+    }
+
+    @Override
+    public boolean isFirstWaiter() {
+        throw v5("rwsem_first_waiter");
+    }
+
+    @Override
+    public void initWaiterHandoff() {
+        throw v5("handoff_set");
+    }
+
+    @Override
+    public boolean waiterHandoffSet() {
+        throw v5("handoff_set");
+    }
+
+    @Override
+    public void setWaiterHandoff() {
+        throw v5("handoff_set");
+    }
+
+    @Override
+    public boolean firstWaiterHandoffSet() {
+        throw v5("handoff_set");
+    }
+
+    @Override
+    public void setFirstWaiterHandoff() {
+        throw v5("handoff_set");
+    }
+
+    @Override
+    public void setWaiterRdNonspinnable(boolean set) {
+        throw v5("last_rowner");
+    }
+
+    @Override
+    public boolean firstWaiterRdNonspinnable() {
+        throw v5("last_rowner");
+    }
+
+    @Override
+    public void wakeQInit() {
+    }
+
+    @Override
+    public boolean wakeQEmpty() {
+        return true;
+    }
+
+    @Override
+    public void wakeUpQ() {
+    }
 }

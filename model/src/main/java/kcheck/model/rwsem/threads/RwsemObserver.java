@@ -30,6 +30,10 @@ public interface RwsemObserver {
     default void readersGranted(int waker, int[] readers) {
     }
 
+    /** {@code task}'s count step changed {@code sem->count} from {@code before} to {@code after}. */
+    default void countChanged(int task, long before, long after) {
+    }
+
     /** {@code task} loaded sem->owner. */
     default void ownerLoaded(int task, long owner) {
     }

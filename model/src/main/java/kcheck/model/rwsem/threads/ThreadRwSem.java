@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 import kcheck.model.rwsem.RwSem;
+import kcheck.model.rwsem.RwsemBits;
 import kcheck.model.rwsem.RwsemCount;
 import kcheck.model.threads.SpinBudgetExceeded;
 import kcheck.model.threads.WaitAbandoned;
@@ -18,7 +19,8 @@ import kcheck.model.threads.WaitAbandoned;
  * {@link RwSem} call;</li>
  * <li>the osq: a CAS lock naming its holder; {@code osq_lock} takes it when free and otherwise
  * waits (it would give up on need_resched, which is never raised here);</li>
- * <li>{@code wait_lock}: a CAS spinlock; the wait list: task ids in an array, read and written
+ * <li>{@code wait_lock}: a ticket spinlock (FIFO, as the kernel's queued raw spinlock); the wait
+ * list: task ids in an array, read and written
  * only by the {@code wait_lock} holder; each task's {@code waiter.task != NULL} is a flag of its
  * own ({@code waiterTaskIsNull} reads it without {@code wait_lock}, as the kernel does);</li>
  * <li>{@code schedule()}: waits until woken: a queued reader until it has been granted the lock,
@@ -38,9 +40,17 @@ public final class ThreadRwSem {
     private final boolean[] rt;
     private final long spinBudget;
 
+    /** Waiters' RWSEM_WAIT_TIMEOUT and spinners' reader-spin deadlines count as passed (no clock on this side). */
+    private final boolean deadlinesPassed;
+    /** Owner values are v5.3+ task pointers ({@link RwsemBits#task}), readers' included. */
+    private final boolean bits;
+
     private final AtomicLong count = new AtomicLong(RwsemCount.RWSEM_UNLOCKED_VALUE);
     private final AtomicLong owner = new AtomicLong(RwsemCount.NULL);
     private final AtomicInteger osq = new AtomicInteger(-1);
+    /** wait_lock: a ticket spinlock (FIFO, as the kernel's queued raw spinlock), and who holds it. */
+    private final AtomicInteger waitLockNext = new AtomicInteger();
+    private final AtomicInteger waitLockServing = new AtomicInteger();
     private final AtomicInteger waitLock = new AtomicInteger(-1);
     /** The wait list, front first; only the wait_lock holder touches it. */
     private final int[] waitList;
@@ -49,9 +59,23 @@ public final class ThreadRwSem {
     private final AtomicIntegerArray queued;
     /** Per task (writers): 1 while a wake-up is pending. */
     private final AtomicIntegerArray woken;
+    /** Per task: its waiter's {@code handoff_set} (v5.18+), read without wait_lock. */
+    private final AtomicIntegerArray handoffSet;
+    /** Per task: its waiter's {@code last_rowner & RWSEM_RD_NONSPINNABLE} (v5.3 to v5.10). */
+    private final boolean[] rdNonspinnable;
 
-    /** {@code rt[w]}: writer {@code w} is an RT task ({@code rt_task(current)}). */
+    /** {@code rt[w]}: writer {@code w} is an RT task ({@code rt_task(current)}); no deadline ever passes. */
     public ThreadRwSem(int readers, int writers, boolean[] rt, long spinBudget) {
+        this(readers, writers, rt, spinBudget, false, false);
+    }
+
+    /**
+     * As {@link #ThreadRwSem(int, int, boolean[], long)}; {@code bits}: owner values are v5.3+ task
+     * pointers ({@link RwsemBits#task}), readers' included; with {@code deadlinesPassed} every
+     * waiter's RWSEM_WAIT_TIMEOUT and every reader-spin deadline has passed as soon as it is armed
+     * (the handoff of v5.3+ then starts at a waiter's first failed attempt).
+     */
+    public ThreadRwSem(int readers, int writers, boolean[] rt, long spinBudget, boolean bits, boolean deadlinesPassed) {
         if (rt.length != writers) {
             throw new IllegalArgumentException("one RT flag per writer");
         }
@@ -66,6 +90,15 @@ public final class ThreadRwSem {
         this.waitList = new int[n];
         this.queued = new AtomicIntegerArray(n);
         this.woken = new AtomicIntegerArray(n);
+        this.handoffSet = new AtomicIntegerArray(n);
+        this.rdNonspinnable = new boolean[n];
+        this.deadlinesPassed = deadlinesPassed;
+        this.bits = bits;
+    }
+
+    /** The task whose waiter is first in the wait list, -1 if it is empty (a racy read: for monitors). */
+    public int firstWaiter() {
+        return waitListLength > 0 ? waitList[0] : -1;
     }
 
     public int tasks() {
@@ -95,6 +128,11 @@ public final class ThreadRwSem {
         private final String name;
         /** Iterations of the current wait, or cpu_relax() calls since this task last took the osq. */
         private long spins;
+        /** The task's wake queue is not empty. */
+        private boolean wakeQ;
+        /** The reader waiters this task (a waker) moved to its wake list. */
+        private final int[] movedList = new int[readers + writers];
+        private int moved;
 
         TaskView(int task, RwsemObserver observer) {
             this.task = task;
@@ -131,24 +169,50 @@ public final class ThreadRwSem {
             return c;
         }
 
+        /** Reports the count step (no other shared access here: the hook belongs to the step). */
+        private void counted(long before, long after) {
+            observer.countChanged(task, before, after);
+        }
+
         @Override
         public long atomicLongAddReturn(long i) {
-            return count.addAndGet(i);
+            long after = count.addAndGet(i);
+            counted(after - i, after);
+            return after;
         }
 
         @Override
         public long atomicLongFetchAdd(long i) {
-            return count.getAndAdd(i);
+            long before = count.getAndAdd(i);
+            counted(before, before + i);
+            return before;
         }
 
         @Override
         public void atomicLongAdd(long i) {
-            count.addAndGet(i);
+            long after = count.addAndGet(i);
+            counted(after - i, after);
         }
 
         @Override
         public long atomicLongCmpxchg(long old, long nw) {
-            return count.compareAndExchange(old, nw);
+            long found = count.compareAndExchange(old, nw);
+            if (found == old) {
+                counted(old, nw);
+            }
+            return found;
+        }
+
+        @Override
+        public void atomicLongOr(long mask) {
+            long before = count.getAndUpdate(c -> c | mask);
+            counted(before, before | mask);
+        }
+
+        @Override
+        public void atomicLongAndnot(long mask) {
+            long before = count.getAndUpdate(c -> c & ~mask);
+            counted(before, before & ~mask);
         }
 
         /* ---- sem->owner ---- */
@@ -167,7 +231,29 @@ public final class ThreadRwSem {
         }
 
         @Override
+        public long ownerCmpxchg(long old, long nw) {
+            long found = owner.compareAndExchange(old, nw);
+            if (found == old) {
+                observer.ownerStored(task, nw);
+            }
+            return found;
+        }
+
+        @Override
+        public void ownerOr(long mask) {
+            observer.ownerStored(task, owner.updateAndGet(o -> o | mask));
+        }
+
+        @Override
+        public void ownerAndnot(long mask) {
+            observer.ownerStored(task, owner.updateAndGet(o -> o & ~mask));
+        }
+
+        @Override
         public long current() {
+            if (bits) {
+                return RwsemBits.task(task);
+            }
             if (!isWriter(task)) {
                 throw new IllegalStateException(name + ": a reader's task pointer is not an owner value");
             }
@@ -202,6 +288,30 @@ public final class ThreadRwSem {
         @Override
         public void cpuRelax() {
             waitOnce("in rwsem_optimistic_spin");
+        }
+
+        @Override
+        public void armWaitTimeout() {
+        }
+
+        @Override
+        public boolean waitTimedOut() {
+            return deadlinesPassed;
+        }
+
+        @Override
+        public boolean firstWaiterTimedOut() {
+            requireWaitLock("the front waiter's timeout");
+            return deadlinesPassed;
+        }
+
+        @Override
+        public void armSpinDeadline() {
+        }
+
+        @Override
+        public boolean spinDeadlinePassed() {
+            return deadlinesPassed;
         }
 
         @Override
@@ -248,22 +358,31 @@ public final class ThreadRwSem {
         public void rawSpinLockIrq() {
             long before = spins;
             spins = 0;
-            while (!waitLock.compareAndSet(-1, task)) {
+            int ticket = waitLockNext.getAndIncrement();
+            while (waitLockServing.get() != ticket) {
                 waitOnce("for wait_lock");
             }
+            waitLock.set(task);
             spins = before;
         }
 
         @Override
         public boolean rawSpinTrylockIrqsave() {
-            return waitLock.compareAndSet(-1, task);
+            int serving = waitLockServing.get();
+            if (waitLockNext.compareAndSet(serving, serving + 1)) {
+                waitLock.set(task);
+                return true;
+            }
+            return false;
         }
 
         @Override
         public void rawSpinUnlockIrq() {
-            if (!waitLock.compareAndSet(task, -1)) {
+            if (waitLock.get() != task) {
                 throw new IllegalStateException(name + ": releases wait_lock it does not hold");
             }
+            waitLock.set(-1);
+            waitLockServing.incrementAndGet();
         }
 
         /* ---- sem->wait_list (wait_lock held) ---- */
@@ -338,6 +457,7 @@ public final class ThreadRwSem {
                 throw new IllegalStateException(name + ": wakes the front writer, but the front waiter is not a writer");
             }
             woken.set(waitList[0], 1);
+            wakeQ = true;
         }
 
         @Override
@@ -356,11 +476,105 @@ public final class ThreadRwSem {
             for (int r : granted) {
                 queued.set(r, 0);
             }
+            wakeQ = true;
         }
 
         @Override
         public boolean waiterTaskIsNull() {
             return queued.get(task) == 0;
+        }
+
+        @Override
+        public long frontWaiterTask() {
+            requireWaitLock("the front waiter's task");
+            return RwsemBits.task(waitList[0]);
+        }
+
+        @Override
+        public int waitListMoveReaders() {
+            requireWaitLock("the reader waiters' move");
+            int kept = 0;
+            moved = 0;
+            for (int i = 0; i < waitListLength; i++) {
+                int t = waitList[i];
+                if (isWriter(t)) {
+                    waitList[kept++] = t;
+                } else {
+                    movedList[moved++] = t;
+                }
+            }
+            waitListLength = kept;
+            return moved;
+        }
+
+        @Override
+        public void waitListWakeMoved() {
+            int[] granted = java.util.Arrays.copyOf(movedList, moved);
+            observer.readersGranted(task, granted);
+            for (int r : granted) {
+                queued.set(r, 0);
+            }
+            moved = 0;
+            wakeQ = true;
+        }
+
+        @Override
+        public boolean isFirstWaiter() {
+            return waitListLength > 0 && waitList[0] == task;
+        }
+
+        @Override
+        public void initWaiterHandoff() {
+            handoffSet.set(task, 0);
+        }
+
+        @Override
+        public boolean waiterHandoffSet() {
+            return handoffSet.get(task) == 1;
+        }
+
+        @Override
+        public void setWaiterHandoff() {
+            requireWaitLock("waiter->handoff_set");
+            handoffSet.set(task, 1);
+        }
+
+        @Override
+        public boolean firstWaiterHandoffSet() {
+            requireWaitLock("first->handoff_set");
+            return waitListLength > 0 && handoffSet.get(waitList[0]) == 1;
+        }
+
+        @Override
+        public void setFirstWaiterHandoff() {
+            requireWaitLock("first->handoff_set");
+            handoffSet.set(waitList[0], 1);
+        }
+
+        @Override
+        public void setWaiterRdNonspinnable(boolean set) {
+            rdNonspinnable[task] = set;
+        }
+
+        @Override
+        public boolean firstWaiterRdNonspinnable() {
+            requireWaitLock("the front waiter's last_rowner");
+            return rdNonspinnable[waitList[0]];
+        }
+
+        @Override
+        public void wakeQInit() {
+            wakeQ = false;
+        }
+
+        @Override
+        public boolean wakeQEmpty() {
+            return !wakeQ;
+        }
+
+        @Override
+        public void wakeUpQ() {
+            wakeQ = false;
         }
 
         /* ---- model annotations ---- */

@@ -1,0 +1,121 @@
+package kcheck.model.rwsem;
+
+import static kcheck.model.rwsem.RwsemBits.RWSEM_FLAG_HANDOFF;
+import static kcheck.model.rwsem.RwsemBits.RWSEM_FLAG_WAITERS;
+import static kcheck.model.rwsem.RwsemBits.RWSEM_LOCK_MASK;
+import static kcheck.model.rwsem.RwsemBits.RWSEM_READER_BIAS;
+import static kcheck.model.rwsem.RwsemBits.RWSEM_WRITER_LOCKED;
+
+import kcheck.model.Kernel;
+
+/**
+ * Real kernel bugs, fixed in mainline, reintroduced into a port: each class undoes exactly the
+ * lines its fix commit changed (found in kernel history; commit, subject and release in
+ * {@link RwsemOwnerFactory}'s catalogue) and nothing else.
+ */
+public final class RwsemRealBugs {
+    private RwsemRealBugs() {
+    }
+
+    /**
+     * 48dfb5d2560d "locking/rwsem: Disable preemption while trying for rwsem lock" (v6.1) made the
+     * write fast path (the count cmpxchg and rwsem_set_owner()) non-preemptible; in v6.12 that
+     * preempt_disable() sits in __down_write_common(), where 1d61659ced6b moved it together with the
+     * slow path's. Undone here for the fast path only: a writer can be preempted holding the lock
+     * with owner still NULL, and an RT waiter spinning in the slow path on OWNER_NULL live-locks.
+     */
+    public static class Bug48dfb5d2560d extends RwsemV612 {
+        @Override
+        @Kernel(function = "__down_write_common", file = "kernel/locking/rwsem.c", version = "v6.12 with 48dfb5d2560d undone")
+        protected void __downWriteCommon(RwSem sem) {
+            if (!rwsemWriteTrylock(sem)) {
+                sem.preemptDisable();                               /* the slow path keeps v6.12's preemption off */
+                rwsemDownWriteSlowpath(sem);
+                sem.preemptEnable();
+            }
+        }
+    }
+
+    /**
+     * 3f5245538a19 "locking/rwsem: Disable preemption in all down_read*() and up_read() code paths"
+     * (v6.3) disabled preemption around __down_read_common() and __up_read(). Undone: a reader can
+     * add its RWSEM_READER_BIAS and be preempted before rwsem_set_reader_owned(), owner stays NULL,
+     * and an RT writer in the slow path with the handoff bit set spins on OWNER_NULL.
+     */
+    public static class Bug3f5245538a19 extends RwsemV612 {
+        @Override
+        @Kernel(function = "__down_read_common", file = "kernel/locking/rwsem.c", version = "v6.12 with 3f5245538a19 undone")
+        protected void __downReadCommon(RwSem sem) {
+            if (!rwsemReadTrylock(sem)) {
+                rwsemDownReadSlowpath(sem, downCount);
+            }
+        }
+
+        @Override
+        @Kernel(function = "__up_read", file = "kernel/locking/rwsem.c", version = "v6.12 with 3f5245538a19 undone")
+        protected void __upRead(RwSem sem) {
+            rwsemClearReaderOwned(sem);
+            long tmp = sem.atomicLongAddReturn(-RWSEM_READER_BIAS);
+            sem.lockReleased();
+            if ((tmp & (RWSEM_LOCK_MASK | RWSEM_FLAG_WAITERS)) == RWSEM_FLAG_WAITERS) {
+                clearNonspinnable(sem);
+                rwsemWake(sem);
+            }
+        }
+    }
+
+    /**
+     * b613c7f31476 "locking/rwsem: Prevent non-first waiter from spinning in down_write() slowpath"
+     * (v6.3). Undone: a non-first waiter that sets the handoff bit sets its own handoff_set (and the
+     * first waiter inherits one when it finds the bit set), so the non-first waiter spins in the
+     * slow path on OWNER_NULL and can never take the lock while the first waiter, woken but on its
+     * CPU, does not run.
+     */
+    public static class Bugb613c7f31476 extends RwsemV612 {
+        @Override
+        @Kernel(function = "rwsem_try_write_lock", file = "kernel/locking/rwsem.c", version = "v6.12 with b613c7f31476 undone")
+        protected boolean rwsemTryWriteLock(RwSem sem) {
+            twCount = sem.atomicLongRead();
+            do {
+                boolean hasHandoff = (twCount & RWSEM_FLAG_HANDOFF) != 0;
+                if (hasHandoff) {
+                    if (sem.firstWaiterHandoffSet() && !sem.isFirstWaiter()) {
+                        return false;
+                    }
+                    /* First waiter can inherit a previously set handoff bit and spin on rwsem if lock acquisition
+                     * fails. */
+                    if (sem.isFirstWaiter()) {
+                        sem.setWaiterHandoff();                     /* waiter->handoff_set = true */
+                    }
+                }
+                twNew = twCount;
+                if ((twCount & RWSEM_LOCK_MASK) != 0) {
+                    if (hasHandoff || (!sem.rtTask() && !sem.waitTimedOut())) {
+                        return false;
+                    }
+                    twNew |= RWSEM_FLAG_HANDOFF;
+                } else {
+                    twNew |= RWSEM_WRITER_LOCKED;
+                    twNew &= ~RWSEM_FLAG_HANDOFF;
+                    if (sem.listIsSingular()) {
+                        twNew &= ~RWSEM_FLAG_WAITERS;
+                    }
+                }
+                long found = sem.atomicLongCmpxchg(twCount, twNew);
+                if (found == twCount) {
+                    break;
+                }
+                twCount = found;
+            } while (true);
+            /* We have either acquired the lock with handoff bit cleared or set the handoff bit. */
+            if ((twNew & RWSEM_FLAG_HANDOFF) != 0) {
+                sem.setWaiterHandoff();                             /* waiter->handoff_set = true */
+                return false;
+            }
+            sem.lockAcquired();
+            sem.listDel();
+            rwsemSetOwner(sem);
+            return true;
+        }
+    }
+}

@@ -1,0 +1,390 @@
+package kcheck.model.rwsem;
+
+import static kcheck.model.rwsem.TaskProgram.ENQUEUED;
+import static kcheck.model.rwsem.TaskProgram.HOLDS;
+import static kcheck.model.rwsem.TaskProgram.IN_SLOW_PATH;
+import static kcheck.model.rwsem.TaskProgram.PREEMPT_OFF;
+import static kcheck.model.rwsem.TaskProgram.RESCHED_LIVE;
+
+import kcheck.model.ModelLimitException;
+import kcheck.model.StepSink;
+
+/**
+ * Step enumeration of the rwsem-owner model: each task's next operation of its recorded program
+ * (guarded ones only when they can complete) and the environment steps, and what each operation
+ * does to the state. One instance per thread ({@link #nx} is scratch).
+ *
+ * <p>Environment steps: a task that holds the lock where preemption is enabled can be preempted
+ * (writers by default, readers too with {@code preempt=all}) and later runs again; need_resched
+ * can be raised for a task wherever its code may still read it (from its slow path up to the end
+ * of spinning) and is reset where it is dead and when the task sleeps; with no-writer-starvation
+ * selected, a queued waiter's {@code RWSEM_WAIT_TIMEOUT} can pass. Otherwise time shows only where
+ * the code reads the clock (a read may find its deadline passed or not; once passed, a waiter's
+ * timeout stays passed): the model has no clock.
+ */
+final class RwsemSteps {
+    static final int PREEMPT = 0;
+    static final int RUN_AGAIN = 1;
+    static final int SET_NEED_RESCHED = 2;
+    static final int TIMEOUT = 3;
+
+    private final RwsemLayout l;
+    private final RwsemMonitors monitors;
+    private final String variant;
+    private final RwsemDecoder decoder;
+    private final long[] nx;
+
+    RwsemSteps(RwsemLayout l, RwsemMonitors monitors, RwsemDecoder decoder, String variant) {
+        this.l = l;
+        this.monitors = monitors;
+        this.decoder = decoder;
+        this.variant = variant;
+        this.nx = new long[l.width];
+    }
+
+    void successors(long[] s, StepSink out) {
+        for (int t = 0; t < l.n; t++) {
+            int p = l.pc[t].getInt(s);
+            TaskProgram tp = l.prog[t];
+            Op op = tp.op[p];
+            if (op == Op.END) {
+                continue;
+            }
+            if (l.preempted[t].getInt(s) == 1) {
+                env(s, t, RUN_AGAIN, out);
+                continue;
+            }
+            switch (op) {
+                case OSQ_LOCK -> {
+                    /* a free osq is taken at once (xchg of the tail); a waiter gives up on need_resched */
+                    if (l.osqHolder(s) < 0) {
+                        step(s, t, p, 1, out);
+                    } else if (l.resched[t].getInt(s) == 1) {
+                        step(s, t, p, 0, out);
+                    }
+                }
+                case SPIN_LOCK -> {
+                    if (l.waitLockHolder(s) < 0) {
+                        step(s, t, p, 0, out);
+                    }
+                }
+                case SCHEDULE -> {
+                    if (l.isWriter(t) ? l.woken[t].getInt(s) == 1 : l.qpos[t].getInt(s) == 0) {
+                        step(s, t, p, 0, out);
+                    }
+                }
+                case TIMED_OUT, FIRST_TIMED_OUT -> {
+                    /* the clock: a deadline found passed stays passed; before, either answer (lazy), or the flag (eager) */
+                    int who = op == Op.TIMED_OUT ? t : l.firstWaiter(s);
+                    if (who < 0) {
+                        throw new ModelLimitException("rwsem-owner: " + decoder.actor(t) + " at " + tp.describe(p, l.dom)
+                                + " reads rwsem_first_waiter() of an empty wait list (variant '" + variant + "')");
+                    }
+                    int flag = l.timedOut[who].getInt(s);
+                    if (flag == 1 || l.eagerTimeouts) {
+                        step(s, t, p, flag, out);
+                    } else {
+                        step(s, t, p, 0, out);
+                        step(s, t, p, 1, out);
+                    }
+                }
+                case RSPIN_PASSED -> {
+                    /* the spinner stops at the first read that finds the deadline passed: no state needed */
+                    step(s, t, p, 0, out);
+                    step(s, t, p, 1, out);
+                }
+                default -> step(s, t, p, -1, out);
+            }
+            if (l.preemptible(t) && l.heldBy(s, t) && !tp.has(p, PREEMPT_OFF) && op != Op.SCHEDULE) {
+                env(s, t, PREEMPT, out);
+            }
+            if (tp.has(p, RESCHED_LIVE) && l.resched[t].getInt(s) == 0 && l.resched[t].max() > 0) {
+                env(s, t, SET_NEED_RESCHED, out);
+            }
+            if (l.eagerTimeouts && l.timedOut[t].max() > 0 && l.timedOut[t].getInt(s) == 0 && l.queued(s, t)) {
+                env(s, t, TIMEOUT, out);
+            }
+        }
+    }
+
+    private void env(long[] s, int t, int kind, StepSink out) {
+        System.arraycopy(s, 0, nx, 0, l.width);
+        switch (kind) {
+            case PREEMPT -> l.preempted[t].set(nx, 1);
+            case RUN_AGAIN -> l.preempted[t].set(nx, 0);
+            case SET_NEED_RESCHED -> l.resched[t].set(nx, 1);
+            default -> l.timedOut[t].set(nx, 1);
+        }
+        out.step(t, l.envBase + kind, nx);
+    }
+
+    /** Task {@code t} performs the operation at node {@code p} (outcome {@code forced} for guarded ones). */
+    private void step(long[] s, int t, int p, int forced, StepSink out) {
+        TaskProgram tp = l.prog[t];
+        System.arraycopy(s, 0, nx, 0, l.width);
+        int o = visible(t, tp, p, forced);
+        int node = tp.next(p, o);
+        while (node >= 0 && (!tp.op[node].visible || tp.has(node, TaskProgram.STUTTER))) {
+            int lo = tp.has(node, TaskProgram.STUTTER) ? visible(t, tp, node, -1) : local(t, tp, node);
+            int nn = tp.next(node, lo);
+            if (nn < 0) {
+                throw unrecorded(t, node, lo);
+            }
+            node = nn;
+        }
+        if (node < 0) {
+            throw unrecorded(t, p, o);
+        }
+        l.pc[t].set(nx, node);
+        if (!tp.has(node, RESCHED_LIVE) || tp.op[p] == Op.SCHEDULE) {
+            l.resched[t].set(nx, 0);
+        }
+        if (!tp.has(node, ENQUEUED)) {
+            l.woken[t].set(nx, 0);
+        }
+        if (!tp.has(node, IN_SLOW_PATH)) {
+            /* the waiter's fields are dead once the slow path returns */
+            l.timedOut[t].set(nx, 0);
+            l.handoffSet[t].set(nx, 0);
+            l.rdNonspinnable[t].set(nx, 0);
+        }
+        monitors.taskStep(s, nx, t, p, o, node);
+        out.step(t, p * l.slots + o, nx);
+    }
+
+    private ModelLimitException unrecorded(int t, int node, int outcome) {
+        return new ModelLimitException(RwsemOwnerFactory.NAME + " variant '" + variant + "': " + decoder.actor(t) + " at "
+                + l.prog[t].describe(node, l.dom) + ": outcome " + l.prog[t].outcomeText(node, outcome, l.dom)
+                + " leads where the model cannot follow: an outcome the recorded code was not expected to meet, an owner"
+                + " value the model does not hold (" + l.dom.ownerLimit() + "), or owner->on_cpu of a pointer that is no writer");
+    }
+
+    /** Performs visible operation {@code p} of task {@code t} on {@link #nx}; returns its outcome. */
+    private int visible(int t, TaskProgram tp, int p, int forced) {
+        switch (tp.op[p]) {
+            case COUNT_READ:
+                return countIndex(l.count(nx), t, p);
+            case COUNT_ADD_RETURN:
+            case COUNT_FETCH_ADD:
+            case COUNT_ADD: {
+                long old = l.count(nx);
+                setCount(old + tp.arg0[p], t, p);
+                return countIndex(old, t, p);
+            }
+            case COUNT_CMPXCHG: {
+                long old = l.count(nx);
+                if (old == tp.arg0[p]) {
+                    setCount(tp.arg1[p], t, p);
+                }
+                return countIndex(old, t, p);
+            }
+            case COUNT_OR:
+                setCount(l.count(nx) | tp.arg0[p], t, p);
+                return 0;
+            case COUNT_ANDNOT:
+                setCount(l.count(nx) & ~tp.arg0[p], t, p);
+                return 0;
+            case OWNER_READ:
+                return l.owner.getInt(nx);
+            case OWNER_WRITE:
+                setOwner(tp.arg0[p], t, p);
+                return 0;
+            case OWNER_CMPXCHG: {
+                int old = l.owner.getInt(nx);
+                if (l.dom.ownerValue(old) == tp.arg0[p]) {
+                    setOwner(tp.arg1[p], t, p);
+                }
+                return old;
+            }
+            case OWNER_OR:
+                setOwner(l.ownerValue(nx) | tp.arg0[p], t, p);
+                return 0;
+            case OWNER_ANDNOT:
+                setOwner(l.ownerValue(nx) & ~tp.arg0[p], t, p);
+                return 0;
+            case ON_CPU:
+                return l.onCpu(nx, l.dom.ownerTask(tp.arg0[p])) ? 1 : 0;
+            case OSQ_LOCK:
+                return forced;
+            case OSQ_IS_LOCKED:
+                return l.osqLocked(nx) ? 1 : 0;
+            case SPIN_TRYLOCK:
+                return l.waitLockHolder(nx) < 0 ? 1 : 0;
+            case SCHEDULE:
+                l.woken[t].set(nx, 0);
+                return 0;
+            case WAKE_FRONT_WRITER: {
+                int f = l.firstWaiter(nx);
+                if (f < 0 || !l.isWriter(f)) {
+                    throw new ModelLimitException("rwsem-owner wakes only a writer at the front of the wait list with"
+                            + " wake_up_process()/wake_q_add(): variant '" + variant + "' woke "
+                            + (f < 0 ? "the front of an empty list" : "a reader"));
+                }
+                l.woken[f].set(nx, 1);
+                return 0;
+            }
+            case GRANT_READERS: {
+                int k = (int) tp.arg0[p];
+                for (int u = 0; u < l.n; u++) {
+                    int q = l.qpos[u].getInt(nx);
+                    if (q >= 1 && q <= k) {
+                        if (l.isWriter(u)) {
+                            throw new ModelLimitException("rwsem-owner grants the read lock only to readers: variant '" + variant
+                                    + "' granted it to a writer among the first " + k + " waiters");
+                        }
+                        l.qpos[u].set(nx, 0);
+                    } else if (q > k && q <= l.n) {
+                        l.qpos[u].set(nx, q - k);
+                    }
+                }
+                return 0;
+            }
+            case WAKE_MOVED:
+                for (int u = 0; u < l.n; u++) {
+                    if (l.qpos[u].getInt(nx) == l.moved) {
+                        l.qpos[u].set(nx, 0);
+                    }
+                }
+                return 0;
+            case FIRST_IS_ME_RACY:
+                return l.firstWaiter(nx) == t ? 1 : 0;
+            case HANDOFF_SET_READ:
+                return l.handoffSet[t].getInt(nx);
+            case TIMED_OUT:
+                l.timedOut[t].set(nx, forced);
+                return forced;
+            case FIRST_TIMED_OUT:
+                l.timedOut[l.firstWaiter(nx)].set(nx, forced);
+                return forced;
+            case RSPIN_PASSED:
+                return forced;
+            default:
+                return 0;
+        }
+    }
+
+    /** Performs local operation {@code node} of task {@code t} on {@link #nx}; returns its outcome. */
+    private int local(int t, TaskProgram tp, int node) {
+        switch (tp.op[node]) {
+            case NEED_RESCHED:
+                return l.resched[t].getInt(nx);
+            case LIST_EMPTY:
+                return l.queueLength(nx) == 0 ? 1 : 0;
+            case LIST_ADD_TAIL:
+                l.qpos[t].set(nx, l.queueLength(nx) + 1);
+                return 0;
+            case LIST_IS_SINGULAR:
+                return l.queueLength(nx) == 1 ? 1 : 0;
+            case LIST_DEL: {
+                int q = l.qpos[t].getInt(nx);
+                for (int u = 0; u < l.n; u++) {
+                    int x = l.qpos[u].getInt(nx);
+                    if (x > q && x <= l.n) {
+                        l.qpos[u].set(nx, x - 1);
+                    }
+                }
+                l.qpos[t].set(nx, 0);
+                return 0;
+            }
+            case FRONT_IS_WRITER: {
+                int f = l.firstWaiter(nx);
+                return f >= 0 && l.isWriter(f) ? 1 : 0;
+            }
+            case LEADING_READERS: {
+                int k = 0;
+                while (true) {
+                    int f = l.taskAt(nx, k + 1);
+                    if (f < 0 || l.isWriter(f)) {
+                        return k;
+                    }
+                    k++;
+                }
+            }
+            case WRITER_AFTER: {
+                int f = l.taskAt(nx, (int) tp.arg0[node] + 1);
+                return f >= 0 && l.isWriter(f) ? 1 : 0;
+            }
+            case WAITER_TASK_NULL:
+                return l.qpos[t].getInt(nx) == 0 ? 1 : 0;
+            case MOVE_READERS: {
+                int woken = 0;
+                int place = 1;
+                for (int q = 1; q <= l.n; q++) {
+                    int u = l.taskAt(nx, q);
+                    if (u < 0) {
+                        break;
+                    }
+                    if (l.isWriter(u)) {
+                        l.qpos[u].set(nx, place++);
+                    } else {
+                        l.qpos[u].set(nx, l.moved);
+                        woken++;
+                    }
+                }
+                return woken;
+            }
+            case FIRST_IS_ME:
+                return l.firstWaiter(nx) == t ? 1 : 0;
+            case FRONT_TASK: {
+                return first(t, node);
+            }
+            case ARM_TIMEOUT:
+                l.timedOut[t].set(nx, 0);
+                return 0;
+            case ARM_RSPIN:
+                return 0;
+            case HANDOFF_INIT:
+                l.handoffSet[t].set(nx, 0);
+                return 0;
+            case HANDOFF_SET_OWN:
+                l.handoffSet[t].set(nx, 1);
+                return 0;
+            case FIRST_HANDOFF_SET:
+                return l.handoffSet[first(t, node)].getInt(nx);
+            case HANDOFF_SET_FIRST:
+                l.handoffSet[first(t, node)].set(nx, 1);
+                return 0;
+            case RD_NONSPINNABLE_SET:
+                l.rdNonspinnable[t].set(nx, tp.arg0[node]);
+                return 0;
+            case FIRST_RD_NONSPINNABLE:
+                return l.rdNonspinnable[first(t, node)].getInt(nx);
+            default:
+                throw new IllegalStateException("not a local operation: " + tp.op[node]);
+        }
+    }
+
+    /** The front waiter, which the code at {@code node} dereferences: the list must not be empty. */
+    private int first(int t, int node) {
+        int f = l.firstWaiter(nx);
+        if (f < 0) {
+            throw new ModelLimitException("rwsem-owner: " + decoder.actor(t) + " at " + l.prog[t].describe(node, l.dom)
+                    + " reads rwsem_first_waiter() of an empty wait list (variant '" + variant + "')");
+        }
+        return f;
+    }
+
+    private int countIndex(long c, int t, int p) {
+        int i = l.dom.countIndex(c);
+        if (i < 0) {
+            throw new ModelLimitException(RwsemOwnerFactory.NAME + " packs " + l.dom.countLimit() + ": variant '" + variant
+                    + "' reached count 0x" + Long.toHexString(c) + " at " + decoder.actor(t) + ": "
+                    + l.prog[t].describe(p, l.dom));
+        }
+        return i;
+    }
+
+    private void setCount(long c, int t, int p) {
+        l.count.set(nx, countIndex(c, t, p));
+    }
+
+    private void setOwner(long o, int t, int p) {
+        int i = l.dom.ownerIndex(o);
+        if (i < 0) {
+            throw new ModelLimitException(RwsemOwnerFactory.NAME + " holds owner values " + l.dom.ownerLimit() + ": variant '"
+                    + variant + "' stored " + l.dom.showOwner(o) + " (0x" + Long.toHexString(o) + ") at " + decoder.actor(t) + ": "
+                    + l.prog[t].describe(p, l.dom));
+        }
+        l.owner.set(nx, i);
+    }
+}
