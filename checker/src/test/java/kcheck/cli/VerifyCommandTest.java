@@ -62,6 +62,13 @@ class VerifyCommandTest {
         ObjectMapper om = new ObjectMapper();
         ObjectNode root = (ObjectNode) om.readTree(BASELINE.toFile());
         ArrayNode entries = (ArrayNode) root.get("entries");
+        // the gate's behaviour is the point, not every model: keep rq-lock's entries (the whole
+        // quick catalogue runs in quickVerifyMatchesTheBuiltInBaseline...)
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            if (!entries.get(i).get("model").asText().equals("rq-lock")) {
+                entries.remove(i);
+            }
+        }
         ObjectNode fifo = null;
         for (var e : entries) {
             if (e.get("variant").asText().equals("before") && e.get("property").asText().equals("fifo-entry")) {

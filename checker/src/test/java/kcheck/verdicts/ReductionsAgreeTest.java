@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -29,6 +30,8 @@ import kcheck.model.Models;
  * same verdicts, maxima and shortest-trace lengths as 1.
  */
 class ReductionsAgreeTest {
+    static final boolean FULL = Boolean.getBoolean("kcheck.reductions.full");
+    static final long CAP = 400_000;
 
     @TestFactory
     Stream<DynamicTest> everyModelGivesTheSameVerdictsWithAndWithoutEachReduction() {
@@ -45,11 +48,15 @@ class ReductionsAgreeTest {
             ModelFactory f = Models.get(e.model());
             Model m = f.create(e.variant(), f.params(e.effectiveParams(true)), g.getValue());
             Options base = Options.defaults().withWorkers(1);
-            RunResult all = Engine.check(m, base);
+            RunResult all = Engine.check(m, FULL ? base : base.withMaxStates(CAP));
+            // four searches of a group over CAP states take minutes: the default build leaves them to -Dkcheck.reductions.full=true
+            Assumptions.assumeTrue(FULL || all.stats().complete() || all.properties().stream().allMatch(p -> p.verdict() == kcheck.engine.Verdict.VIOLATED),
+                    () -> g.getKey() + ": over " + CAP + " states at quick bounds; checked with -Dkcheck.reductions.full=true");
             RunResult noPor = Engine.check(m, base.withPartialOrder(false));
             RunResult none = Engine.check(m, base.withReductions(false));
             RunResult twoWorkers = Engine.check(m, base.withWorkers(2));
-            if (all.stats().complete()) {
+            // a cyclic model's partial-order proviso depends on which worker stores a state first (docs/cluster.md)
+            if (all.stats().complete() && (!m.partialOrder() || m.acyclic())) {
                 assertThat(twoWorkers.stats().states()).as("states with 2 workers").isEqualTo(all.stats().states());
             }
             for (RunResult r : new RunResult[] {noPor, none, twoWorkers}) {
