@@ -62,6 +62,16 @@ final class Groups {
         return ONE.computeIfAbsent(g.name(), k -> Engine.check(g.model(), Options.defaults().withWorkers(1)));
     }
 
+    /** Groups over this many states at quick bounds take tens of seconds on three nodes: the default build leaves them to -Pcluster-full. */
+    static final long CAP = 400_000;
+
+    /** The one-machine result, or null if the search passed {@link #CAP} states before it was decided. */
+    static RunResult oneMachineUnderCap(Group g) {
+        RunResult r = ONE.computeIfAbsent(g.name() + " (cap)", k -> Engine.check(g.model(), Options.defaults().withWorkers(1).withMaxStates(CAP)));
+        boolean decided = r.stats().complete() || r.properties().stream().allMatch(p -> p.verdict() == kcheck.engine.Verdict.VIOLATED);
+        return decided ? r : null;
+    }
+
     /**
      * Same verdicts, maxima and counterexample lengths, and (when exhaustive) the same state count and depth.
      * One exception, by design: on a model with partial-order reduction whose state graph has
