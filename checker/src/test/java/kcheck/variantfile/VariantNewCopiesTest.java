@@ -70,8 +70,10 @@ class VariantNewCopiesTest {
 
         Params params = f.params(smallBounds(f, v.name(), baseline));
         Set<String> all = new LinkedHashSet<>(f.properties().stream().map(PropertyInfo::id).toList());
-        Options o = Options.defaults().withWorkers(2);
-        RunResult source = Engine.check(f.create(v.name(), params, all), o);
+        kcheck.model.Model sourceModel = f.create(v.name(), params, all);
+        // one worker where the reduced count depends on the workers' timing (a cyclic model's partial-order proviso)
+        Options o = Options.defaults().withWorkers(sourceModel.partialOrder() && !sourceModel.acyclic() ? 1 : 2);
+        RunResult source = Engine.check(sourceModel, o);
         RunResult mine = Engine.check(vf.create(params, all), o);
         // A search that stops once every property is violated may stop inside a BFS level, where the
         // count depends on the workers' timing: states are compared only when both searches were exhaustive.
