@@ -10,6 +10,16 @@ public final class Engine {
     private Engine() {
     }
 
+    /**
+     * True if the distinct-state count of a reduced search of {@code model} may depend on the
+     * order in which states are stored (several workers, partitions, the disk store): partial-order
+     * reduction on a state graph with cycles, whose cycle proviso asks whether a successor was
+     * visited already. Verdicts never depend on it (docs/cluster.md).
+     */
+    public static boolean countDependsOnOrder(Model model) {
+        return model.partialOrder() && !model.acyclic();
+    }
+
     public static RunResult check(Model model, Options options) {
         return switch (options.strategy()) {
             case BFS -> shortest(model, options, options.store() == StoreMode.DISK && !hasProgress(model)

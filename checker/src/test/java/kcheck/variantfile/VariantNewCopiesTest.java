@@ -72,7 +72,7 @@ class VariantNewCopiesTest {
         Set<String> all = new LinkedHashSet<>(f.properties().stream().map(PropertyInfo::id).toList());
         kcheck.model.Model sourceModel = f.create(v.name(), params, all);
         // one worker where the reduced count depends on the workers' timing (a cyclic model's partial-order proviso)
-        Options o = Options.defaults().withWorkers(sourceModel.partialOrder() && !sourceModel.acyclic() ? 1 : 2);
+        Options o = Options.defaults().withWorkers(Engine.countDependsOnOrder(sourceModel) ? 1 : 2);
         RunResult source = Engine.check(sourceModel, o);
         RunResult mine = Engine.check(vf.create(params, all), o);
         // A search that stops once every property is violated may stop inside a BFS level, where the

@@ -247,7 +247,7 @@ final class PowerTable {
             }
             Model m = f.create(variant, f.params(params), selected);
             // one worker where the count depends on the workers' timing (a cyclic model's partial-order proviso): the table is compared as text
-            int workers = m.partialOrder() && !m.acyclic() ? 1 : 2;
+            int workers = Engine.countDependsOnOrder(m) ? 1 : 2;
             RunResult r = Engine.check(m, Options.defaults().withWorkers(workers).withTimeLimit(SEARCH_TIME_LIMIT));
             Map<String, PropertyResult> res = new LinkedHashMap<>();
             r.properties().forEach(p -> res.put(p.id(), p));
