@@ -10,10 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A kernel C file compiled with gcc against kcheck's shim headers into a small driver program
@@ -58,7 +56,7 @@ public final class CDriver implements AutoCloseable {
      * @param defines   {@code NAME=VALUE} preprocessor definitions
      */
     public static CDriver compileAndStart(List<String> resources, List<String> defines) throws CompileException, IOException {
-        Path dir = Files.createTempDirectory("kcheck-conform-");
+        Path dir = kcheck.engine.ScratchDirs.create("kcheck-conform-");
         List<Path> files = new ArrayList<>();
         for (String r : resources) {
             try (InputStream s = CDriver.class.getResourceAsStream("/kcheck/conform/" + r)) {
@@ -169,10 +167,6 @@ public final class CDriver implements AutoCloseable {
     }
 
     private static void delete(Path dir) {
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // best effort: a temporary directory
-        }
+        kcheck.engine.ScratchDirs.release(dir);
     }
 }

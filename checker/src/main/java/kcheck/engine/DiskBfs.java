@@ -104,7 +104,7 @@ final class DiskBfs extends Search {
                 if (checkpointing) {
                     throw new IllegalArgumentException("a checkpoint needs a directory");
                 }
-                this.dir = Files.createTempDirectory("kcheck-disk-");
+                this.dir = ScratchDirs.create("kcheck-disk-");
                 this.ownDir = true;
             } else {
                 Files.createDirectories(d.dir());
@@ -790,7 +790,7 @@ final class DiskBfs extends Search {
             delete(p);
         }
         if (ownDir) {
-            delete(dir);
+            ScratchDirs.release(dir);
         }
     }
 

@@ -6,7 +6,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,7 +100,7 @@ public final class Partition extends Search implements AutoCloseable {
         this.count = count;
         this.transport = transport;
         try {
-            this.dir = Files.createTempDirectory("kcheck-partition-" + index + "-");
+            this.dir = ScratchDirs.create("kcheck-partition-");
             this.dlinks = new DiskLinks(dir.resolve("links.bin"), false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -272,11 +271,10 @@ public final class Partition extends Search implements AutoCloseable {
     public void close() {
         try {
             dlinks.close();
-            Files.deleteIfExists(dir.resolve("links.bin"));
-            Files.deleteIfExists(dir);
         } catch (IOException e) {
-            // a temporary file left behind
+            // the file goes with its directory
         }
+        ScratchDirs.release(dir);
     }
 
     /** The coordinator's view: the partitions' summaries merged into one result. */

@@ -90,6 +90,7 @@ final class InMemoryDriver implements Partitioned.Driver {
 
     @Override
     public void stop() {
+        parts.forEach(Partition::close);
         parts.clear();
         inbox.clear();
     }

@@ -2,6 +2,10 @@ package kcheck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,5 +42,19 @@ class PartitionedTest {
         RunResult r = Partitioned.check(new Counters(3, 5).sumMetric(Long.MAX_VALUE), Options.defaults(), new InMemoryDriver(4));
         assertThat(r.property("sum").metric().max()).containsExactly(15);
         assertThat(r.property("sum").metric().witnesses()[0].length()).isEqualTo(15);
+    }
+
+    @Test
+    void partitionsLeaveNoFilesBehind() throws Exception {
+        long before = ourPartitionDirs();
+        Partitioned.check(new Counters(3, 5).deadlockFree(), Options.defaults(), new InMemoryDriver(3));
+        assertThat(ourPartitionDirs()).as("kcheck-partition-<pid>-* directories in java.io.tmpdir").isEqualTo(before);
+    }
+
+    private static long ourPartitionDirs() throws Exception {
+        String prefix = "kcheck-partition-" + ProcessHandle.current().pid() + "-";
+        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return s.filter(p -> p.getFileName().toString().startsWith(prefix)).count();
+        }
     }
 }
