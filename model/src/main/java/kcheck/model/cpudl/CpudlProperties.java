@@ -137,12 +137,13 @@ final class CpudlProperties {
             }
             if (m.findCpu && !capacity) {
                 /* v4.x: the task is (deadline, affinity) only; decoded without allocating */
-                long f = action - m.findBase;
-                long code = f % m.codeCount;
-                long rest = f / m.codeCount / m.taskCpus / m.densities.length;
-                int a = (int) (rest % m.affCount);
-                int t = (int) (rest / m.affCount);
-                int ans = code == m.n + 1 ? m.n : (int) code - 1;
+                int f = action - m.findBase;
+                int codes = m.n + 2; /* codeCount of a v4.x find: int arithmetic, as the step number is an int */
+                int code = f % codes;
+                int rest = f / codes / (m.taskCpus * m.densities.length);
+                int a = rest % m.affCount;
+                int t = rest / m.affCount;
+                int ans = code == m.n + 1 ? m.n : code - 1;
                 return CpudlInvariants.findSound(ans, m.dom.value(t), m.aff[a], refOf(from).ref);
             }
             CpudlDecoder.Find f = m.decoder.find(action);

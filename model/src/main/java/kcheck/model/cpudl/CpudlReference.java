@@ -15,17 +15,32 @@ public final class CpudlReference {
     /** Runqueue online in this root domain (all by default; the hotplug dimension changes it). */
     private final boolean[] online;
     private int count;
+    /*
+     * The same map as bit sets, kept for up to 64 CPUs (the model's sizes) so that the queries a
+     * find step asks (the first free allowed CPU, the latest deadline) do not walk every CPU:
+     * the model asks them once per cpudl_find step, tens of millions of times a search.
+     */
+    private final boolean small;
+    private long liveBits;
+    private long onlineBits;
+    private long latest;
+    private boolean latestKnown;
 
     public CpudlReference(int nrCpus) {
         this.dl = new long[nrCpus];
         this.live = new boolean[nrCpus];
         this.online = new boolean[nrCpus];
         java.util.Arrays.fill(online, true);
+        this.small = nrCpus <= 64;
+        this.onlineBits = small ? (nrCpus == 64 ? -1L : (1L << nrCpus) - 1) : 0;
     }
 
     /** Marks {@code cpu}'s runqueue online (or offline) in this root domain. */
     public void setOnline(int cpu, boolean on) {
         online[cpu] = on;
+        if (small) {
+            onlineBits = on ? onlineBits | 1L << cpu : onlineBits & ~(1L << cpu);
+        }
     }
 
     public boolean isOnline(int cpu) {
@@ -45,8 +60,10 @@ public final class CpudlReference {
         if (!live[cpu]) {
             live[cpu] = true;
             count++;
+            liveBits |= 1L << cpu;
         }
         dl[cpu] = deadline;
+        latestKnown = false;
     }
 
     public void clear(int cpu) {
@@ -54,6 +71,8 @@ public final class CpudlReference {
             live[cpu] = false;
             dl[cpu] = 0;
             count--;
+            liveBits &= ~(1L << cpu);
+            latestKnown = false;
         }
     }
 
@@ -63,6 +82,8 @@ public final class CpudlReference {
             dl[c] = 0;
         }
         count = 0;
+        liveBits = 0;
+        latestKnown = false;
     }
 
     public boolean isLive(int cpu) {
@@ -101,6 +122,14 @@ public final class CpudlReference {
 
     /** The latest live deadline by {@code dl_time_before} (meaningful when {@link #windowed()}); 0 if none. */
     public long latest() {
+        if (!latestKnown) {
+            latest = latestOfAll();
+            latestKnown = true;
+        }
+        return latest;
+    }
+
+    private long latestOfAll() {
         long m = 0;
         boolean any = false;
         for (int c = 0; c < dl.length; c++) {
@@ -141,6 +170,10 @@ public final class CpudlReference {
 
     /** The lowest CPU in {@code allowed} with no deadline (and an online runqueue), or -1. */
     public int firstFreeAllowed(Cpumask allowed) {
+        if (small) {
+            long free = onlineBits & ~liveBits & allowed.low64();
+            return free == 0 ? -1 : Long.numberOfTrailingZeros(free);
+        }
         for (int c = 0; c < dl.length; c++) {
             if (shouldBeFree(c) && allowed.testCpu(c)) {
                 return c;
@@ -196,6 +229,9 @@ public final class CpudlReference {
 
     /** The free CPUs the task may run on, as a bit set. */
     public long freeAllowedMask(Cpumask allowed) {
+        if (small) {
+            return onlineBits & ~liveBits & allowed.low64();
+        }
         long free = 0;
         for (int c = 0; c < dl.length && c < 64; c++) {
             if (shouldBeFree(c) && allowed.testCpu(c)) {
