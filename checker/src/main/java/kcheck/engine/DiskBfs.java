@@ -52,7 +52,8 @@ import kcheck.model.Property;
  */
 final class DiskBfs extends Search {
     private static final long MAGIC = 0x6b63686b64626673L;
-    private static final int VERSION = 1;
+    /** 2: level chunks are compressed (their byte length is in the chunk list). */
+    private static final int VERSION = 2;
 
     private final int workers;
     private final Worker[] pool;
