@@ -153,6 +153,9 @@ class FairCyclePruningTest {
     @Test
     void withoutAnyPruningTheWholeComponentIsTheFairCycle() {
         Graph g = new Graph(new int[][] {{0, 0, 1}, {1, 1, 2}, {2, 0, 0}}, new long[] {0b001, 0b011, 0b001});
-        assertThat(check(g).verdict()).isEqualTo(Verdict.VIOLATED);
+        PropertyResult p = check(g);
+        assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(p.trace().loopStart()).as("the initial state is on the cycle: the shortest lasso has no stem").isZero();
+        assertThat(p.trace().length()).isEqualTo(3);
     }
 }
