@@ -44,6 +44,23 @@ class PartitionedTest {
         assertThat(r.property("sum").metric().witnesses()[0].length()).isEqualTo(15);
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} partitions")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 3, 4, 5})
+    void aViolationAtASingleStateSurvivesTheMergeOfPartitionsThatDidNotSeeIt(int n) {
+        /* [9, 9, 9, 9] is the one state whose counters sum to 36: one partition owns it */
+        RunResult r = Partitioned.check(new Counters(4, 9).sumIsNever(36), Options.defaults(), new InMemoryDriver(n));
+        assertThat(r.property("sum-is-not-36").verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(r.property("sum-is-not-36").trace().length()).isEqualTo(36);
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} partitions")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 3, 4, 5})
+    void theShallowestViolationOfAllPartitionsIsTheOneReported(int n) {
+        /* counter 0 reaches 2 at depth 2 in one state only, and deeper in many: each partition keeps its shallowest */
+        RunResult r = Partitioned.check(new Counters(4, 9).counter0IsNever(2), Options.defaults(), new InMemoryDriver(n));
+        assertThat(r.property("c0-is-not-2").trace().length()).isEqualTo(2);
+    }
+
     @Test
     void partitionsLeaveNoFilesBehind() throws Exception {
         long before = ourPartitionDirs();
