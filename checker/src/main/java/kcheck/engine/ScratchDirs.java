@@ -17,14 +17,16 @@ import java.util.stream.Stream;
  * <li>a shutdown hook deletes those still open when the JVM exits (System.exit, SIGTERM, a test
  * JVM ending without closing its searches);</li>
  * <li>a JVM killed with SIGKILL runs no hook: its directories carry its process id in their
- * name ({@code kcheck-disk-<pid>-<random>}), and the next {@link #create} with the same prefix
- * deletes those whose process is gone.</li>
+ * name ({@code kcheck-disk-<pid>-<random>}), and the first {@link #create} with the same prefix
+ * in a later JVM deletes those whose process is gone.</li>
  * </ul>
  * A directory the user named ({@code --disk-dir}, {@code --checkpoint}) is never made here and
  * never deleted here.
  */
 public final class ScratchDirs {
     private static final Set<Path> OPEN = ConcurrentHashMap.newKeySet();
+    /** Prefixes already swept by this JVM: a gone process's directories do not come back. */
+    private static final Set<String> SWEPT = ConcurrentHashMap.newKeySet();
     private static final long PID = ProcessHandle.current().pid();
 
     static {
@@ -37,7 +39,9 @@ public final class ScratchDirs {
     /** A new directory {@code <tmp>/<prefix><pid>-<random>}, deleted by {@link #release} or at exit. */
     public static Path create(String prefix) throws IOException {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        sweep(tmp, prefix);
+        if (SWEPT.add(tmp + "/" + prefix)) {
+            sweep(tmp, prefix);
+        }
         Path dir = Files.createTempDirectory(tmp, prefix + PID + "-");
         OPEN.add(dir);
         return dir;

@@ -138,7 +138,7 @@ final class CpudlProperties {
             if (m.findCpu && !capacity) {
                 /* v4.x: the task is (deadline, affinity) only; decoded without allocating */
                 int f = action - m.findBase;
-                int codes = m.n + 2; /* codeCount of a v4.x find: int arithmetic, as the step number is an int */
+                int codes = (int) m.codeCount; /* n + 2 for a v4.x find; int arithmetic, as the step number is an int */
                 int code = f % codes;
                 int rest = f / codes / (m.taskCpus * m.densities.length);
                 int a = rest % m.affCount;
