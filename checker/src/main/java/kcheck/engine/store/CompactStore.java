@@ -330,19 +330,62 @@ public final class CompactStore implements StateStore {
         out.writeBoolean(saturated);
     }
 
-    /** Reads what {@link #write} wrote into this (empty) store. */
+    /**
+     * Reads what {@link #write} wrote into this (empty) store. The keys come table by table
+     * ({@link #forEachSorted}), so each table is built once at its final size (load 0.8) instead
+     * of growing 1.2x at a time from empty: on a 6.5 GB table the growing took over an hour.
+     */
     public void read(DataInputStream in) throws IOException {
         long n = in.readLong();
+        long[] buf = new long[1024];
+        int m = 0;
+        int table = -1;
         for (long i = 0; i < n; i++) {
             long k = in.readLong();
-            if (!put(k)) {
-                throw new IOException("the memory budget is smaller than the checkpoint's state table");
+            int ti = tableOf(k);
+            if (ti != table && m > 0) {
+                fill(tables[table], buf, m);
+                m = 0;
             }
+            table = ti;
+            if (m == buf.length) {
+                buf = Arrays.copyOf(buf, m * 2);
+            }
+            buf[m++] = k & LOW48;
+        }
+        if (m > 0) {
+            fill(tables[table], buf, m);
         }
         for (int s = 0; s < Shards.SHARDS; s++) {
             counts.set(s * 8, in.readLong());
         }
         saturated = in.readBoolean();
+    }
+
+    /** Builds table {@code t} (empty, or merged into when the keys of one table come twice) from {@code n} stored keys. */
+    private void fill(Table t, long[] keys, int n) throws IOException {
+        int used = t.used + n;
+        int cap = Math.max(MIN_CAPACITY, (int) Math.min(Integer.MAX_VALUE / SLOT - 2, (long) Math.ceil(used / 0.8)));
+        long bytes = (long) cap * SLOT + 2;
+        if (!budget.reserve(bytes)) {
+            throw new IOException("the memory budget is smaller than the checkpoint's state table");
+        }
+        byte[] a = new byte[(int) bytes];
+        byte[] old = t.slots;
+        if (old != null) {
+            for (int i = 0, oc = capacity(old); i < oc; i++) {
+                long e = read(old, i);
+                if (e != 0) {
+                    place(a, e);
+                }
+            }
+            budget.release(old.length);
+        }
+        for (int i = 0; i < n; i++) {
+            place(a, keys[i]);
+        }
+        t.slots = a;
+        t.used = used;
     }
 
     @Override

@@ -40,6 +40,43 @@ class CompactStoreTest {
     }
 
     @Test
+    void aCheckpointedTableIsReadBackWithEveryKeyAndTheSameIds() throws Exception {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        int n = 2_000_000;
+        for (int i = 0; i < n; i++) {
+            add(s, i, 7);
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        s.write(new java.io.DataOutputStream(bytes));
+        CompactStore r = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        r.read(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(r.stored()).isEqualTo(n);
+        assertThat(r.size()).isEqualTo(n);
+        for (int i = 0; i < n; i += 7) {
+            assertThat(add(r, i, 7)).as("state %d", i).isEqualTo(StateStore.PRESENT);
+        }
+        double slotBytes = (double) (r.bytes() - (long) CompactStore.TABLES * 32) / n;
+        assertThat(slotBytes).as("each table built at load 0.8 (6-byte slots)").isBetween(6.0 / 0.9, 8.0);
+        long next = add(r, -1, -1);
+        assertThat(next).as("a new state after the read gets a new id").isNotNegative();
+        assertThat(s.add(new long[] {-1, -1}, Hashing.hash(new long[] {-1, -1}, 0, 2))).isEqualTo(next);
+    }
+
+    @Test
+    void aCheckpointLargerThanTheBudgetIsRefusedWithAMessage() throws Exception {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        for (int i = 0; i < 300_000; i++) {
+            add(s, i);
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        s.write(new java.io.DataOutputStream(bytes));
+        CompactStore small = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 21), false, false);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> small.read(
+                new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))))
+                .isInstanceOf(java.io.IOException.class).hasMessageContaining("memory budget");
+    }
+
+    @Test
     void idsAreDensePerShardAsTheOtherStoresHandThemOut() {
         CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
         Set<Long> ids = new HashSet<>();

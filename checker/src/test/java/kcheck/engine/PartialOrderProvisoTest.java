@@ -1,0 +1,370 @@
+package kcheck.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.junit.jupiter.api.Test;
+
+import kcheck.model.Deadlock;
+import kcheck.model.FieldSink;
+import kcheck.model.Invariant;
+import kcheck.model.Model;
+import kcheck.model.Params;
+import kcheck.model.Property;
+import kcheck.model.StateSink;
+import kcheck.model.StepInfo;
+import kcheck.model.StepSink;
+
+/**
+ * The three conditions that keep partial-order reduction sound, each on a model of two actors
+ * small enough to draw, where breaking the condition loses a reachable violation: the cycle
+ * proviso (an ample set that closes a cycle must not ignore the other actors for ever), the
+ * independence test (an ample step must touch nothing another actor may touch later), and the
+ * visibility test (a step a property observes is never taken alone). Also: every worker expands
+ * with its own fork of the model. (PIT found the proviso and the independence test unchecked by
+ * the engine's tests: only the rq-lock verdict tests reached them.)
+ */
+class PartialOrderProvisoTest {
+
+    private static Options oneWorker() {
+        return Options.defaults().withWorkers(1);
+    }
+
+    /** Boilerplate of a small test model: two actors, no canonical form. */
+    private abstract static class TwoActors implements Model {
+        final List<Property> props = new java.util.ArrayList<>();
+
+        @Override
+        public String name() {
+            return getClass().getSimpleName();
+        }
+
+        @Override
+        public String variant() {
+            return "test";
+        }
+
+        @Override
+        public Params params() {
+            return Params.resolve(name(), List.of(), Map.of());
+        }
+
+        @Override
+        public List<Property> properties() {
+            return props;
+        }
+
+        @Override
+        public List<String> actors() {
+            return List.of("a0", "a1");
+        }
+
+        @Override
+        public StepInfo describe(int actor, int action) {
+            return new StepInfo("step of a" + actor, "");
+        }
+
+        @Override
+        public void decode(long[] s, FieldSink out) {
+            for (int i = 0; i < s.length; i++) {
+                out.field(FieldSink.SHARED, "v" + i, Long.toString(s[i]));
+            }
+        }
+
+        @Override
+        public boolean isFinal(long[] s) {
+            return false;
+        }
+
+        @Override
+        public Model fork() {
+            return this;
+        }
+
+        @Override
+        public boolean partialOrder() {
+            return true;
+        }
+    }
+
+    /**
+     * State {loop, c}. Actor 0 turns {@code loop} round 0 → 1 → 2 → 0 for ever, touching nothing
+     * shared and nothing a property reads (footprint 0): it is always an ample set on its own.
+     * Actor 1 sets {@code c} from 0 to 1 once, a step the invariant "c is never 1" observes.
+     * Without the proviso the reduced search goes round actor 0's loop and never lets actor 1
+     * move.
+     */
+    private static final class IgnoredActor extends TwoActors {
+        final boolean claimsAcyclic;
+
+        IgnoredActor(boolean claimsAcyclic) {
+            this.claimsAcyclic = claimsAcyclic;
+        }
+
+        IgnoredActor cIsNever1() {
+            props.add(new Invariant("c-is-not-1", "c never becomes 1") {
+                @Override
+                public boolean holds(long[] s) {
+                    return s[1] != 1;
+                }
+            });
+            return this;
+        }
+
+        @Override
+        public int width() {
+            return 2;
+        }
+
+        @Override
+        public void initial(StateSink out) {
+            out.state(new long[] {0, 0});
+        }
+
+        @Override
+        public void successors(long[] s, StepSink out) {
+            out.step(0, 0, new long[] {(s[0] + 1) % 3, s[1]});
+            if (s[1] == 0) {
+                out.step(1, 0, new long[] {s[0], 1});
+            }
+        }
+
+        @Override
+        public void footprints(long[] s, long[] step, long[] future) {
+            step[0] = 0;
+            future[0] = 0;
+            step[1] = -1L;
+            future[1] = -1L;
+        }
+
+        @Override
+        public boolean acyclic() {
+            return claimsAcyclic;
+        }
+    }
+
+    @Test
+    void anAmpleSetThatClosesACycleIsExpandedFullySoNoActorIsIgnored() {
+        IgnoredActor m = new IgnoredActor(false);
+        m.props.add(Deadlock.standard());
+        RunResult r = Engine.check(m, oneWorker());
+        /* (0,0) and (1,0) take actor 0 alone; (2,0) closes the loop and is expanded fully; with c = 1
+           actor 0 is the only actor left: every one of the 6 states is reached */
+        assertThat(r.stats().states()).isEqualTo(6);
+        assertThat(r.stats().ampleStates()).isEqualTo(3);
+        assertThat(r.property("deadlock-free").verdict()).isEqualTo(Verdict.HOLDS);
+    }
+
+    @Test
+    void theIgnoredActorsViolationIsFoundWithAShortestTrace() {
+        PropertyResult p = Engine.check(new IgnoredActor(false).cIsNever1(), oneWorker()).property("c-is-not-1");
+        assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(p.trace().length()).isEqualTo(1);
+        assertThat(p.trace().actors()).containsExactly(1);
+    }
+
+    @Test
+    void aModelDeclaredAcyclicIsTrustedAndTheProvisoIsSkipped() {
+        /* the claim is false here, on purpose: the engine takes it at its word (AcyclicClaimTest
+           checks the real models' claims against their state graphs) */
+        RunResult r = Engine.check(new IgnoredActor(true).cIsNever1(), oneWorker());
+        assertThat(r.stats().states()).isEqualTo(3);
+        assertThat(r.property("c-is-not-1").verdict()).isEqualTo(Verdict.HOLDS);
+    }
+
+    /**
+     * State {x, writerDone, seen} (seen = 2: not read yet). Actor 0 writes x = 1 once (shared
+     * object 1, not observed by the property); actor 1 reads x into {@code seen}, a step the
+     * invariant "seen is never 0" observes, and may read x at any time before. Actor 0's write is
+     * invisible but not independent: actor 1's future touches x, so taking the write alone would
+     * lose the order "read, then write", the one that violates.
+     */
+    private static final class ReadBeforeWrite extends TwoActors {
+        ReadBeforeWrite() {
+            props.add(new Invariant("seen-is-not-0", "actor 1 never reads x = 0") {
+                @Override
+                public boolean holds(long[] s) {
+                    return s[2] != 0;
+                }
+            });
+        }
+
+        @Override
+        public int width() {
+            return 3;
+        }
+
+        @Override
+        public void initial(StateSink out) {
+            out.state(new long[] {0, 0, 2});
+        }
+
+        @Override
+        public void successors(long[] s, StepSink out) {
+            if (s[1] == 0) {
+                out.step(0, 0, new long[] {1, 1, s[2]});
+            }
+            if (s[2] == 2) {
+                out.step(1, 0, new long[] {s[0], s[1], s[0]});
+            }
+        }
+
+        @Override
+        public void footprints(long[] s, long[] step, long[] future) {
+            step[0] = s[1] == 0 ? 1L : 0L;
+            future[0] = s[1] == 0 ? 1L : 0L;
+            step[1] = -1L;
+            future[1] = s[2] == 2 ? 1L : 0L;
+        }
+
+        @Override
+        public boolean acyclic() {
+            return true;
+        }
+    }
+
+    @Test
+    void aStepOnAnObjectAnotherActorWillTouchIsNeverTakenAlone() {
+        RunResult r = Engine.check(new ReadBeforeWrite(), oneWorker());
+        assertThat(r.property("seen-is-not-0").verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(r.property("seen-is-not-0").trace().actors()).containsExactly(1);
+    }
+
+    /**
+     * Actor 0 (visible: the invariant reads its counter) and actor 1 (private, independent of
+     * everyone) each count to 2. The invariant "not (a = 2 and b = 0)" relates both counters, so
+     * actor 1's steps are visible too; with both visible nothing may be reduced.
+     */
+    private static final class BothVisible extends TwoActors {
+        final boolean actor1Visible;
+
+        BothVisible(boolean actor1Visible) {
+            this.actor1Visible = actor1Visible;
+            props.add(Deadlock.standard());
+            props.add(new Invariant("not-a2-b0", "a reaches 2 only after b moved") {
+                @Override
+                public boolean holds(long[] s) {
+                    return !(s[0] == 2 && s[1] == 0);
+                }
+            });
+        }
+
+        @Override
+        public int width() {
+            return 2;
+        }
+
+        @Override
+        public void initial(StateSink out) {
+            out.state(new long[] {0, 0});
+        }
+
+        @Override
+        public void successors(long[] s, StepSink out) {
+            for (int a = 0; a < 2; a++) {
+                if (s[a] < 2) {
+                    long[] n = s.clone();
+                    n[a]++;
+                    out.step(a, 0, n);
+                }
+            }
+        }
+
+        @Override
+        public boolean isFinal(long[] s) {
+            return s[0] == 2 && s[1] == 2;
+        }
+
+        @Override
+        public void footprints(long[] s, long[] step, long[] future) {
+            step[0] = -1L;
+            future[0] = 0;
+            step[1] = actor1Visible ? -1L : 0L;
+            future[1] = 0;
+        }
+
+        @Override
+        public boolean acyclic() {
+            return true;
+        }
+    }
+
+    @Test
+    void stepsAPropertyObservesAreNeverTakenAlone() {
+        RunResult r = Engine.check(new BothVisible(true), oneWorker());
+        assertThat(r.stats().states()).as("the full 3 x 3 grid").isEqualTo(9);
+        assertThat(r.stats().ampleStates()).isZero();
+        assertThat(r.property("not-a2-b0").verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(r.property("not-a2-b0").trace().actors()).containsExactly(0, 0);
+    }
+
+    @Test
+    void anInvisibleIndependentActorIsTakenAloneWhereverItIsEnabled() {
+        /* the same grid with actor 1 declared invisible (a wrong declaration for this property,
+           on purpose): actor 1 runs first, alone, and the violating corner (2, 0) is never reached */
+        RunResult r = Engine.check(new BothVisible(false), oneWorker());
+        assertThat(r.stats().states()).isEqualTo(5);
+        assertThat(r.stats().ampleStates()).isEqualTo(2);
+        assertThat(r.property("not-a2-b0").verdict()).isEqualTo(Verdict.HOLDS);
+    }
+
+    /** Counts to 12 on four counters, recording which threads called each instance. */
+    private static final class ThreadRecording extends TwoActors {
+        final Map<ThreadRecording, Set<Thread>> users;
+
+        ThreadRecording(Map<ThreadRecording, Set<Thread>> users) {
+            this.users = users;
+            props.add(Deadlock.standard());
+        }
+
+        @Override
+        public int width() {
+            return 4;
+        }
+
+        @Override
+        public void initial(StateSink out) {
+            out.state(new long[4]);
+        }
+
+        @Override
+        public void successors(long[] s, StepSink out) {
+            users.computeIfAbsent(this, k -> ConcurrentHashMap.newKeySet()).add(Thread.currentThread());
+            for (int a = 0; a < 4; a++) {
+                if (s[a] < 12) {
+                    long[] n = s.clone();
+                    n[a]++;
+                    out.step(a % 2, 0, n);
+                }
+            }
+        }
+
+        @Override
+        public boolean isFinal(long[] s) {
+            return s[0] == 12 && s[1] == 12 && s[2] == 12 && s[3] == 12;
+        }
+
+        @Override
+        public boolean partialOrder() {
+            return false;
+        }
+
+        @Override
+        public Model fork() {
+            return new ThreadRecording(users);
+        }
+    }
+
+    @Test
+    void eachWorkerExpandsWithItsOwnForkOfTheModel() {
+        Map<ThreadRecording, Set<Thread>> users = new ConcurrentHashMap<>();
+        RunResult r = Engine.check(new ThreadRecording(users), Options.defaults().withWorkers(2));
+        assertThat(r.stats().states()).isEqualTo(13L * 13 * 13 * 13);
+        assertThat(users.values()).as("threads that expanded with each instance").allSatisfy(t -> assertThat(t).hasSize(1));
+        assertThat(users.values().stream().flatMap(Set::stream).distinct().count()).as("both workers expanded").isEqualTo(2);
+    }
+}
