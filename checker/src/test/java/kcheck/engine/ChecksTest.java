@@ -126,6 +126,9 @@ class ChecksTest {
         assertThat(c.metricViolations[0].message()).isEqualTo("sum of sum reaches 6 > bound 5");
         c.recordMax(0, 0, 7, 13, 9);
         assertThat(c.metricViolations[0].stateId()).as("the deeper, larger excess does not replace it").isEqualTo(12);
+        c.recordMax(0, 0, 8, 14, 7);
+        assertThat(c.metricViolations[0].stateId()).as("nor does an equally deep one").isEqualTo(12);
+        assertThat(c.max[0][0]).isEqualTo(8);
     }
 
     @Test
@@ -193,6 +196,23 @@ class ChecksTest {
         assertThat(d.done()).as("two of three after merging nothing").isFalse();
         d.recordDeadlock(1, 1, "d: stuck");
         assertThat(d.done()).isTrue();
+    }
+
+    @Test
+    void mergingCountsViolatedStepPropertiesAsDecided() {
+        Checks a = new Checks(new Counters(2, 3).neverStepsTo(2).sumIsNever(3));
+        Checks b = new Checks(new Counters(2, 3).neverStepsTo(2).sumIsNever(3));
+        b.recordStep(0, 4, 0, 2, "b: stepped to 2");
+        a.merge(b);
+        assertThat(a.stepViolations[0].message()).isEqualTo("b: stepped to 2");
+        assertThat(a.done()).as("sum-is-not-3 is still open").isFalse();
+        a.recordInvariant(0, 5, 3, "a: sum 3");
+        assertThat(a.done()).isTrue();
+        Checks c = new Checks(new Counters(2, 3).neverStepsTo(2).sumIsNever(3));
+        Checks d = new Checks(new Counters(2, 3).neverStepsTo(2).sumIsNever(3));
+        d.recordInvariant(0, 5, 3, "d: sum 3");
+        c.merge(d);
+        assertThat(c.done()).as("never-2 is still open").isFalse();
     }
 
     @Test

@@ -136,4 +136,75 @@ class DiskBfsTest {
                 disk().withDisk(new Options.Disk(dir, true, true, Duration.ZERO))))
                 .isInstanceOf(CheckpointException.class).hasMessageContaining("another search");
     }
+
+    /**
+     * Counter 0 wraps from its maximum back to 0, so a state is found again many levels after it
+     * was first stored (the counters alone form a graded graph, where a state can only be found
+     * again on its own level and a store that forgot old levels would still count right): the
+     * fingerprints moved to disk runs must still be consulted, level after level.
+     */
+    private static Counters wrapping(int k, int max) {
+        Counters c = new Counters(k, max);
+        c.wrap = true;
+        return c.deadlockFree();
+    }
+
+    @Test
+    void statesFoundAgainLevelsLaterAreRecognisedAfterTheRamTableMovedToDisk() {
+        RunResult exact = Engine.check(wrapping(4, 20), Options.defaults().withWorkers(1));
+        assertThat(exact.stats().states()).isEqualTo(21L * 21 * 21 * 21);
+        for (Options o : List.of(overflowing(), overflowing().withWorkers(2))) {
+            RunResult r = Engine.check(wrapping(4, 20), o);
+            assertThat(r.stats().states()).as(o.toString()).isEqualTo(exact.stats().states());
+            assertThat(r.stats().transitions()).isEqualTo(exact.stats().transitions());
+            assertThat(r.stats().depth()).isEqualTo(exact.stats().depth());
+            assertThat(r.stats().diskBytes()).isPositive();
+        }
+    }
+
+    @Test
+    void aResumedSearchStillKnowsTheStatesItsRamTableHeldAtTheCheckpoint(@TempDir Path dir) {
+        RunResult whole = Engine.check(wrapping(4, 20), Options.defaults().withWorkers(1));
+        int[] seen = {0};
+        ProgressListener crash = new ProgressListener() {
+            @Override
+            public void progress(Progress p) {
+            }
+
+            @Override
+            public void checkpoint(Path d, long states, int depth, double seconds) {
+                if (++seen[0] == 40) {
+                    throw new IllegalStateException("crash after checkpoint 40");
+                }
+            }
+        };
+        /* a budget the whole table fits in: at the crash every state found so far is known only to the RAM table */
+        assertThatThrownBy(() -> Engine.check(wrapping(4, 20), disk().withDisk(new Options.Disk(dir, true, false,
+                Duration.ZERO)).withListener(crash))).hasMessageContaining("crash");
+        RunResult resumed = Engine.check(wrapping(4, 20), disk()
+                .withDisk(new Options.Disk(dir, true, true, Duration.ofMinutes(5))));
+        assertThat(resumed.stats().states()).isEqualTo(whole.stats().states());
+        assertThat(resumed.stats().transitions()).isEqualTo(whole.stats().transitions());
+        assertThat(resumed.stats().depth()).isEqualTo(whole.stats().depth());
+    }
+
+    @Test
+    void anInitialStateThatViolatesIsReportedAtDepthZero() {
+        Counters c = new Counters(3, 4).sumIsNever(0);
+        RunResult r = Engine.check(c, disk());
+        assertThat(r.property("sum-is-not-0").verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(r.property("sum-is-not-0").trace().length()).isZero();
+    }
+
+    @Test
+    void initialStatesAreStoredInCanonicalFormOnDiskAsInRam() {
+        Counters c = new Counters(3, 4).deadlockFree();
+        c.symmetric = true;
+        c.moreInitial.add(new long[] {0, 0, 1});
+        c.moreInitial.add(new long[] {1, 0, 0});
+        RunResult ram = Engine.check(c, Options.defaults().withWorkers(1));
+        RunResult r = Engine.check(c, disk());
+        assertThat(r.stats().states()).isEqualTo(ram.stats().states()).isEqualTo(35);
+        assertThat(r.stats().transitions()).isEqualTo(ram.stats().transitions());
+    }
 }
