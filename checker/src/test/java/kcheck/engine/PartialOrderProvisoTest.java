@@ -312,6 +312,97 @@ class PartialOrderProvisoTest {
         assertThat(r.property("not-a2-b0").verdict()).isEqualTo(Verdict.HOLDS);
     }
 
+    /**
+     * {@code k} actors, each counting its own counter from 0 to 2; actor a's steps touch the
+     * objects {@code fp[a]} ({@code -1}: visible), and so does its future until it is done.
+     * Deadlock freedom is checked (it holds), so no search stops early.
+     */
+    private static final class Grid extends TwoActors {
+        final long[] fp;
+        boolean claimsAcyclic = true;
+
+        Grid(long... fp) {
+            this.fp = fp;
+            props.add(Deadlock.standard());
+        }
+
+        @Override
+        public List<String> actors() {
+            return java.util.stream.IntStream.range(0, fp.length).mapToObj(a -> "a" + a).toList();
+        }
+
+        @Override
+        public int width() {
+            return fp.length;
+        }
+
+        @Override
+        public void initial(StateSink out) {
+            out.state(new long[fp.length]);
+        }
+
+        @Override
+        public void successors(long[] s, StepSink out) {
+            for (int a = 0; a < fp.length; a++) {
+                if (s[a] < 2) {
+                    long[] n = s.clone();
+                    n[a]++;
+                    out.step(a, 0, n);
+                }
+            }
+        }
+
+        @Override
+        public boolean isFinal(long[] s) {
+            return java.util.Arrays.stream(s).allMatch(v -> v == 2);
+        }
+
+        @Override
+        public void footprints(long[] s, long[] step, long[] future) {
+            for (int a = 0; a < fp.length; a++) {
+                step[a] = fp[a];
+                future[a] = s[a] < 2 ? fp[a] : 0;
+            }
+        }
+
+        @Override
+        public boolean acyclic() {
+            return claimsAcyclic;
+        }
+    }
+
+    @Test
+    void withTheProvisoOnAnAmpleSetThatReachesOnlyNewStatesIsStillTakenAlone() {
+        Grid g = new Grid(1L, 2L);
+        g.claimsAcyclic = false;
+        RunResult r = Engine.check(g, oneWorker());
+        assertThat(r.stats().states()).as("no ample successor was visited before: nothing to expand fully").isEqualTo(5);
+        assertThat(r.stats().ampleStates()).isEqualTo(2);
+    }
+
+    @Test
+    void aStepOnAnObjectOnlyItsOwnActorWillTouchIsTakenAlone() {
+        /* actor 0 on object 1, actor 1 on object 2: each ample by itself (its own future meets its
+           own footprint, nobody else's does); 0 runs first: (0,0) (1,0) (2,0) (2,1) (2,2) */
+        RunResult r = Engine.check(new Grid(1L, 2L), oneWorker());
+        assertThat(r.stats().states()).isEqualTo(5);
+        assertThat(r.stats().ampleStates()).isEqualTo(2);
+        RunResult shared = Engine.check(new Grid(1L, 1L), oneWorker());
+        assertThat(shared.stats().states()).as("both on object 1: the full 3 x 3 grid").isEqualTo(9);
+        assertThat(shared.stats().ampleStates()).isZero();
+    }
+
+    @Test
+    void aDisabledActorIsNeverAnAmpleSet() {
+        /* actors 0 and 1 visible, actor 2 invisible: it runs alone to 2, then is disabled (its slot
+           in the successor batch is stale from the state before); from (0,0,2) both visible
+           actors must be expanded: 2 + 9 states */
+        RunResult r = Engine.check(new Grid(-1L, -1L, 0L), oneWorker());
+        assertThat(r.stats().states()).isEqualTo(11);
+        assertThat(r.stats().ampleStates()).isEqualTo(2);
+        assertThat(r.property("deadlock-free").verdict()).isEqualTo(Verdict.HOLDS);
+    }
+
     /** Counts to 12 on four counters, recording which threads called each instance. */
     private static final class ThreadRecording extends TwoActors {
         final Map<ThreadRecording, Set<Thread>> users;
