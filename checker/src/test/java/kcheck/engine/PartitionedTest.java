@@ -62,6 +62,19 @@ class PartitionedTest {
     }
 
     @Test
+    void aViolationReceivedFromAnotherPartitionIsRankedByItsTrueDepth() {
+        /* counter 0 = v is reached first at depth v and again at every depth after: whichever partition
+           saw it first, locally or in a batch from another partition, the trace reported is of length v */
+        for (int n = 2; n <= 5; n++) {
+            for (int v = 1; v <= 8; v++) {
+                RunResult r = Partitioned.check(new Counters(4, 9).counter0IsNever(v).deadlockFree(), Options.defaults(),
+                        new InMemoryDriver(n));
+                assertThat(r.property("c0-is-not-" + v).trace().length()).as("%d partitions, c0 = %d", n, v).isEqualTo(v);
+            }
+        }
+    }
+
+    @Test
     void partitionsLeaveNoFilesBehind() throws Exception {
         long before = ourPartitionDirs();
         Partitioned.check(new Counters(3, 5).deadlockFree(), Options.defaults(), new InMemoryDriver(3));
