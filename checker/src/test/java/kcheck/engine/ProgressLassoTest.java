@@ -185,6 +185,14 @@ class ProgressLassoTest {
     }
 
     @Test
+    void amongEquallyShallowStatesOfAFairCycleTheLowerIdStartsIt() {
+        /* 0 (id 1) -> 1 (id 20) and -> 2 (id 10); 1 <-> 2, owing nothing: the cycle starts at 2 */
+        HandGraph g = new HandGraph(HandGraph.ids(1, 20, 10), new int[][] {{0, 1, 0}, {0, 2, 0}, {1, 2, 0}, {2, 1, 0}},
+                null, true);
+        assertLasso(g, 1, 0, 2, 1, 2);
+    }
+
+    @Test
     void anAcyclicGraphHasNoFairCycleAlsoWhereIdZeroReachesNothing() {
         /* 0 (id 3) -> 1 (id 0) and -> 2 (id 7): ids 0 and 7 are not reachable from each other */
         HandGraph g = new HandGraph(HandGraph.ids(3, 0, 7), new int[][] {{0, 1, 0}, {0, 2, 0}}, null, true);
