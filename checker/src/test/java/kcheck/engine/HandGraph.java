@@ -34,6 +34,7 @@ final class HandGraph implements Model {
     /** Node whose value is the canonical form of node i's value (i itself if none). */
     private final int[] canonical;
     private final Progress progress;
+    private final List<Property> extra = new ArrayList<>();
     /** Called once when the cycle analysis forks the model, before it looks at any state. */
     volatile Runnable onAnalysis = () -> { };
 
@@ -71,6 +72,22 @@ final class HandGraph implements Model {
                 return HandGraph.this.owed[node.get(s[0])];
             }
         };
+    }
+
+    /** Adds a property (after the progress property). */
+    HandGraph with(Property p) {
+        extra.add(p);
+        return this;
+    }
+
+    /** The value of node {@code i}'s state. */
+    long value(int i) {
+        return value[i];
+    }
+
+    /** The node of state {@code s}. */
+    int node(long[] s) {
+        return node.get(s[0]);
     }
 
     /** Nodes 0..n-1 with values in the given shards, so node i gets store id {@code shard[i]} (all shards distinct). */
@@ -164,7 +181,9 @@ final class HandGraph implements Model {
 
     @Override
     public List<Property> properties() {
-        return List.of(progress);
+        List<Property> all = new ArrayList<>(List.of(progress));
+        all.addAll(extra);
+        return all;
     }
 
     @Override
