@@ -80,4 +80,32 @@ class DfsTest {
             }
         }
     }
+
+    @Test
+    void theDepthFirstSearchKeepsFullStatesUnlessAskedForFingerprintsWithoutProgressProperties() {
+        Options dfs = Options.defaults().withWorkers(1).withStrategy(Strategy.DFS);
+        assertThat(Engine.check(new Counters(2, 2).deadlockFree(), dfs).stats().store()).isEqualTo(StoreMode.EXACT);
+        assertThat(Engine.check(new Counters(2, 2).deadlockFree(), dfs.withStore(StoreMode.FINGERPRINT)).stats().store())
+                .isEqualTo(StoreMode.FINGERPRINT);
+        assertThat(Engine.check(new Counters(2, 2).progressOutside0(), dfs.withStore(StoreMode.FINGERPRINT)).stats().store())
+                .as("progress needs the full graph").isEqualTo(StoreMode.EXACT);
+    }
+
+    @Test
+    void anInitialStateWithIdZeroIsExplored() {
+        HandGraph g = new HandGraph(HandGraph.ids(0, 5, 9), new int[][] {{0, 1, 0}, {1, 2, 0}}, null, false);
+        RunResult r = Engine.check(g, Options.defaults().withWorkers(1).withStrategy(Strategy.DFS));
+        assertThat(r.stats().states()).isEqualTo(3);
+    }
+
+    @Test
+    void anInitialStateIsStoredInItsCanonicalForm() {
+        /* node 0 (initial) is a twin of node 1: 0 -> 2, 1 -> 2, 2 -> 1; two states, as in BFS */
+        HandGraph g = new HandGraph(HandGraph.plain(3), new int[][] {{0, 2, 0}, {1, 2, 0}, {2, 1, 0}}, null, false,
+                new int[] {1, 1, 2});
+        RunResult bfs = Engine.check(g, Options.defaults().withWorkers(1));
+        RunResult dfs = Engine.check(g, Options.defaults().withWorkers(1).withStrategy(Strategy.DFS));
+        assertThat(bfs.stats().states()).isEqualTo(2);
+        assertThat(dfs.stats().states()).isEqualTo(2);
+    }
 }

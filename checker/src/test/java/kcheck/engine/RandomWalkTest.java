@@ -72,4 +72,93 @@ class RandomWalkTest {
         RunResult r = Engine.check(new Counters(2, 50).deadlockFree(), walk(1).withWalkDepth(7).withMaxStates(20));
         assertThat(r.stats().depth()).isEqualTo(7);
     }
+
+    @Test
+    void anInitialStateThatBreaksAnInvariantIsReportedWithoutASingleStep() {
+        PropertyResult p = Engine.check(new Counters(2, 3).sumIsNever(0), walk(2)).property("sum-is-not-0");
+        assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(p.trace().length()).isZero();
+    }
+
+    @Test
+    void aMetricReachingExactlyItsBoundIsNoViolation() {
+        PropertyResult p = Engine.check(new Counters(2, 3).sumMetric(6), walk(5)).property("sum");
+        assertThat(p.metric().max()).containsExactly(6);
+        assertThat(p.verdict()).isEqualTo(Verdict.INCOMPLETE);
+    }
+
+    @Test
+    void aMetricOfNegativeValuesHasItsTrueMaximumItsWitnessesAndItsComponentNames() {
+        Counters c = new Counters(2, 2).with(new kcheck.model.Metric("neg", "minus one minus each counter") {
+            @Override
+            public int components() {
+                return 2;
+            }
+
+            @Override
+            public String componentName(int k) {
+                return "n" + k;
+            }
+
+            @Override
+            public long value(long[] s, int k) {
+                return -1 - s[k];
+            }
+        });
+        PropertyResult p = Engine.check(c, walk(5)).property("neg");
+        assertThat(p.metric().components()).containsExactly("n0", "n1");
+        assertThat(p.metric().max()).containsExactly(-1, -1);
+        assertThat(p.metric().witnesses()[0].length()).as("the initial state is the witness").isZero();
+    }
+
+    /** 0 -(actor 2, action 1)-> 1 -(actor 0, action 0)-> 2; the metric is the node. */
+    private static HandGraph twoStepsWithActorsAndActions() {
+        return new HandGraph(HandGraph.plain(3), new int[][] {{0, 1, 2, 1}, {1, 2, 0}}, null, false);
+    }
+
+    @Test
+    void aMetricWitnessNamesTheActorAndActionOfEachStep() {
+        HandGraph g = twoStepsWithActorsAndActions();
+        g.with(new kcheck.model.Metric("node", "the node") {
+            @Override
+            public long value(long[] s, int k) {
+                return g.node(s);
+            }
+        });
+        PropertyResult p = Engine.check(g, walk(1)).property("node");
+        RawTrace w = p.metric().witnesses()[0];
+        assertThat(p.metric().max()).containsExactly(2);
+        assertThat(w.actors()).containsExactly(2, 0);
+        assertThat(w.actions()).containsExactly(1, 0);
+    }
+
+    @Test
+    void aStepPropertyBrokenByActorZerosStepEndsTheMinimisedTraceWithThatStep() {
+        HandGraph g = twoStepsWithActorsAndActions();
+        g.with(new kcheck.model.StepProperty("not-into-2", "no step goes to node 2") {
+            @Override
+            public boolean holds(long[] from, int actor, int action, long[] to) {
+                return g.node(to) != 2;
+            }
+        });
+        PropertyResult p = Engine.check(g, walk(1)).property("not-into-2");
+        assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
+        RawTrace t = p.trace();
+        assertThat(t.actors()).containsExactly(2, 0);
+        assertThat(t.actions()).containsExactly(1, 0);
+        assertThat(t.violationStep()).isEqualTo(2);
+        assertThat(g.node(t.states().get(2))).isEqualTo(2);
+    }
+
+    @Test
+    void aDeadlockReachedAfterDetoursIsMinimisedToItsTwoSteps() {
+        /* 0 -> 3, 4 or 5, each straight back to 0, or 0 -> 1 -> 2, where nothing is enabled */
+        HandGraph g = new HandGraph(HandGraph.plain(6),
+                new int[][] {{0, 3, 0}, {0, 4, 0}, {0, 5, 0}, {0, 1, 1}, {1, 2, 1}, {3, 0, 0}, {4, 0, 0}, {5, 0, 0}}, null, false);
+        g.with(kcheck.model.Deadlock.standard());
+        PropertyResult p = Engine.check(g, walk(1)).property(kcheck.model.Deadlock.standard().id());
+        assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(p.trace().before()).as("the walk took detours").isGreaterThan(2);
+        assertThat(g.nodes(p.trace())).containsExactly(0, 1, 2);
+    }
 }

@@ -163,4 +163,89 @@ class CompactStoreTest {
         assertThat(added[0] + added[1]).isEqualTo(n);
         assertThat(s.size()).isEqualTo(n);
     }
+
+    @Test
+    void refusesBeyondTheStateLimit() {
+        CompactStore s = new CompactStore(10, new MemoryBudget(1L << 30), false, false);
+        for (long i = 0; i < 10; i++) {
+            assertThat(add(s, i)).isNotNegative();
+        }
+        assertThat(add(s, 3)).isEqualTo(StateStore.PRESENT);
+        assertThat(add(s, 99)).isEqualTo(StateStore.FULL);
+        assertThat(s.fullReason()).isEqualTo("state limit");
+        assertThat(s.size()).isEqualTo(10);
+    }
+
+    @Test
+    void containsAnswersForAddedAndAbsentHashes() {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        for (long i = 0; i < 1000; i++) {
+            add(s, i);
+        }
+        for (long i = 0; i < 2000; i++) {
+            assertThat(s.contains(Hashing.hash(new long[] {i}, 0, 1))).as("state %d", i).isEqualTo(i < 1000);
+        }
+    }
+
+    @Test
+    void statesSpilledWithoutRoomStillGetFreshIds() {
+        /* a budget that holds the tables' objects only: every state is spilled, each with its own next id */
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget((long) CompactStore.TABLES * 32), false, true);
+        Set<Long> ids = new HashSet<>();
+        for (long i = 0; i < 500; i++) {
+            long id = add(s, i);
+            assertThat(id).isNotNegative();
+            ids.add(id);
+        }
+        assertThat(s.saturated()).isTrue();
+        assertThat(s.stored()).isZero();
+        assertThat(ids).hasSize(500);
+        assertThat(s.size()).isEqualTo(500);
+    }
+
+    @Test
+    void theBudgetHoldsEachTableOnlyWhileItIsInUse() {
+        /*
+         * keys of one table: it starts at 8 slots (50 bytes), grows to 9 (56) at the 8th key and to
+         * 10 (62) at the 9th, each replacing the one before; the 10th needs 12 slots (74 bytes)
+         */
+        long objects = (long) CompactStore.TABLES * 32;
+        MemoryBudget b = new MemoryBudget(objects + 56 + 62);
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, b, false, false);
+        long top = 0x1234L << 48;
+        for (long i = 1; i <= 9; i++) {
+            assertThat(s.add(null, top | (i * 0x10001L << 16))).as("key %d", i).isNotNegative();
+        }
+        assertThat(b.used()).isEqualTo(objects + 62);
+        assertThat(s.add(null, top | (10 * 0x10001L << 16))).isEqualTo(StateStore.FULL);
+        assertThat(s.fullReason()).isEqualTo("memory budget");
+        assertThat(b.used()).isEqualTo(objects + 62);
+        assertThat(s.bytes()).isEqualTo(objects + 62);
+    }
+
+    @Test
+    void aCheckpointKeepsEveryShardsNextId() throws Exception {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        for (long i = 0; i < 5000; i++) {
+            add(s, i);
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        s.write(new java.io.DataOutputStream(bytes));
+        CompactStore r = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false, false);
+        r.read(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
+        for (int k = 0; k < s.shards(); k++) {
+            assertThat(r.count(k)).as("shard %d", k).isEqualTo(s.count(k)).isPositive();
+        }
+    }
+
+    @Test
+    void keysPutBackAfterClearAreFoundAndAFullBudgetRefusesThem() {
+        CompactStore s = new CompactStore(Options.DEFAULT_MAX_STATES, new MemoryBudget((long) CompactStore.TABLES * 32 + 50), false, true);
+        long a = CompactStore.key(Hashing.hash(new long[] {1}, 0, 1));
+        long other = a ^ (1L << 63);
+        assertThat(s.put(a)).isTrue();
+        assertThat(s.contains(Hashing.hash(new long[] {1}, 0, 1))).isTrue();
+        assertThat(s.contains(Hashing.hash(new long[] {2}, 0, 1))).isFalse();
+        assertThat(s.put(other)).as("another table: no budget left for it").isFalse();
+    }
 }

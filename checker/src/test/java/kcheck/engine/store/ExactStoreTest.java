@@ -159,4 +159,98 @@ class ExactStoreTest {
             }
         }
     }
+
+    /** The first {@code n} states {v} (or {v, v} for width 2) whose hash falls in shard 0. */
+    private static long[][] inShardZero(int n, int width) {
+        long[][] out = new long[n][];
+        int k = 0;
+        for (long v = 1; k < n; v++) {
+            long[] s = width == 1 ? new long[] {v} : new long[] {v, v};
+            if (Shards.shard(Hashing.hash(s, 0, width)) == 0) {
+                out[k++] = s;
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aShardWidensItsIdsBeforeAnIdOverflowsIntoTheTag() {
+        /* 65 600 states in one shard pass 2^16 - 1 local ids; every state is found again right after it is added */
+        ExactStore s = new ExactStore(1, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false);
+        long[][] states = inShardZero(65_600, 1);
+        for (int i = 0; i < states.length; i++) {
+            long[] st = states[i];
+            long h = Hashing.hash(st, 0, 1);
+            assertThat(s.add(st, h)).isEqualTo(StateStore.id(0, i));
+            assertThat(s.add(st, h)).as("state %d added again", i).isEqualTo(StateStore.PRESENT);
+            assertThat(s.find(st, h)).isEqualTo(StateStore.id(0, i));
+        }
+        assertThat(s.count(0)).isEqualTo(65_600);
+    }
+
+    @Test
+    void oneShardMayHoldMoreThanItsEvenShareOfTheStateLimit() {
+        /* limit 2 000 000: an even share is 31 250 a shard; one shard holding 20 000 of 20 000 states is fine */
+        ExactStore s = new ExactStore(1, 2_000_000, new MemoryBudget(1L << 30), false);
+        for (long[] st : inShardZero(20_000, 1)) {
+            assertThat(s.add(st, Hashing.hash(st, 0, 1))).isNotNegative();
+        }
+    }
+
+    @Test
+    void aShardPastItsChunkSlotsRefusesForMemoryInsteadOfFailing() {
+        /* limit 100 000: each shard has room for 3 chunks of 4096 states */
+        ExactStore s = new ExactStore(1, 100_000, new MemoryBudget(1L << 30), false);
+        long[][] states = inShardZero(3 * 4096 + 1, 1);
+        for (int i = 0; i < 3 * 4096; i++) {
+            assertThat(s.add(states[i], Hashing.hash(states[i], 0, 1))).isNotNegative();
+        }
+        long[] last = states[3 * 4096];
+        assertThat(s.add(last, Hashing.hash(last, 0, 1))).isEqualTo(StateStore.FULL);
+        assertThat(s.fullReason()).isEqualTo("memory budget");
+    }
+
+    @Test
+    void theBudgetHoldsEachTableOnlyWhileItIsInUse() {
+        /*
+         * One shard, width 2: the 64 first tables (256 slots, 4 bytes each), one chunk of 4096 states
+         * (64 KiB), then the tables of 384 and 576 slots, each replacing the one before: exactly
+         * that much budget takes 460 states; the 461st needs a table of 864 slots and is refused
+         */
+        long budgetBytes = 64 * 256 * 4 + 4096 * 2 * 8 + 384 * 4 + 576 * 4 - 256 * 4;
+        MemoryBudget b = new MemoryBudget(budgetBytes);
+        ExactStore s = new ExactStore(2, Options.DEFAULT_MAX_STATES, b, false);
+        long[][] states = inShardZero(461, 2);
+        for (int i = 0; i < 460; i++) {
+            assertThat(s.add(states[i], Hashing.hash(states[i], 0, 2))).as("state %d", i).isEqualTo(StateStore.id(0, i));
+        }
+        assertThat(b.used()).isEqualTo(budgetBytes - 384 * 4);
+        assertThat(s.add(states[460], Hashing.hash(states[460], 0, 2))).isEqualTo(StateStore.FULL);
+        assertThat(s.fullReason()).isEqualTo("memory budget");
+        assertThat(b.used()).isEqualTo(budgetBytes - 384 * 4);
+    }
+
+    @Test
+    void findOfAnAbsentStateIsMinusOne() {
+        ExactStore s = new ExactStore(1, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false);
+        for (long i = 0; i < 1000; i++) {
+            add(s, i);
+        }
+        long[] absent = {5000};
+        assertThat(s.find(absent, Hashing.hash(absent, 0, 1))).isEqualTo(-1);
+    }
+
+    @Test
+    void bytesCountTheTablesAndTheChunksInUse() {
+        /* 10 states of width 3, before any table grows: 64 tables of 256 ints, one chunk of 4096 * 3 longs per shard used */
+        ExactStore s = new ExactStore(3, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false);
+        java.util.Set<Integer> shards = new HashSet<>();
+        for (long i = 0; i < 10; i++) {
+            long[] st = {i, 2 * i, 3 * i};
+            shards.add(Shards.shard(Hashing.hash(st, 0, 3)));
+            s.add(st, Hashing.hash(st, 0, 3));
+        }
+        assertThat(s.bytes()).isEqualTo(64L * 256 * 4 + shards.size() * 4096L * 3 * 8);
+        assertThat(s.bytesPerState()).isEqualTo(64.0 * 256 * 4 / 10 + 8.0 * 3);
+    }
 }

@@ -129,4 +129,88 @@ class KeyRunTest {
             assertThat(l.bytes()).as("compressed").isLessThan(20_000L * 8);
         }
     }
+
+    private static void writeRun(Path f, long... keys) throws Exception {
+        try (KeyRun.Writer w = new KeyRun.Writer(f)) {
+            for (long k : keys) {
+                w.add(k);
+            }
+        }
+    }
+
+    @Test
+    void theFirstKeyOfARunIsFoundByTheFirstLookup(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("run.keys");
+        writeRun(f, 10, 20, 30);
+        try (KeyRun.Reader rd = new KeyRun.Reader(f)) {
+            assertThat(rd.contains(10)).isTrue();
+            assertThat(rd.contains(25)).isFalse();
+            assertThat(rd.contains(30)).isTrue();
+        }
+    }
+
+    @Test
+    void aRunOfMoreThan64BlocksKeepsEveryBlock(@TempDir Path dir) throws Exception {
+        /* 70 blocks of 4096 keys: the block index outgrows its first 64 entries */
+        Path f = dir.resolve("run.keys");
+        int n = 70 * KeyRun.BLOCK;
+        try (KeyRun.Writer w = new KeyRun.Writer(f)) {
+            for (long k = 0; k < n; k++) {
+                w.add(3 * k);
+            }
+        }
+        try (KeyRun.Reader rd = new KeyRun.Reader(f)) {
+            assertThat(rd.count()).isEqualTo(n);
+            for (long k = 0; k < n; k += 997) {
+                assertThat(rd.contains(3 * k)).isTrue();
+                assertThat(rd.contains(3 * k + 1)).isFalse();
+            }
+            assertThat(rd.contains(3L * (n - 1))).isTrue();
+        }
+    }
+
+    @Test
+    void gapsOfAboutAThousandRoundTrip(@TempDir Path dir) throws Exception {
+        /* an average gap near 2^10: a Rice parameter between 1 and 32, with remainder bits */
+        SplittableRandom r = new SplittableRandom(3);
+        List<Long> in = new ArrayList<>();
+        long k = -1_000_000;
+        for (int i = 0; i < 10_000; i++) {
+            k += 1 + r.nextInt(2000);
+            in.add(k);
+        }
+        Path f = dir.resolve("run.keys");
+        writeRun(f, in.stream().mapToLong(Long::longValue).toArray());
+        List<Long> back = new ArrayList<>();
+        try (KeyRun.Reader rd = new KeyRun.Reader(f)) {
+            rd.forEach(back::add);
+        }
+        assertThat(back).isEqualTo(in);
+    }
+
+    @Test
+    void mergingRunsGivesEveryKeyOnceInAscendingOrder(@TempDir Path dir) throws Exception {
+        /* three runs, two of them longer than a block, overlapping; one empty */
+        SplittableRandom r = new SplittableRandom(4);
+        java.util.TreeSet<Long> all = new java.util.TreeSet<>();
+        List<Path> runs = new ArrayList<>();
+        for (int j = 0; j < 4; j++) {
+            java.util.TreeSet<Long> keys = new java.util.TreeSet<>();
+            int size = j == 3 ? 0 : j == 2 ? 100 : 9000;
+            while (keys.size() < size) {
+                keys.add(1 + (long) r.nextInt(30_000));
+            }
+            all.addAll(keys);
+            Path f = dir.resolve("run" + j + ".keys");
+            writeRun(f, keys.stream().mapToLong(Long::longValue).toArray());
+            runs.add(f);
+        }
+        Path out = dir.resolve("merged.keys");
+        assertThat(KeyRun.Reader.merge(runs, out)).isEqualTo(all.size());
+        List<Long> back = new ArrayList<>();
+        try (KeyRun.Reader rd = new KeyRun.Reader(out)) {
+            rd.forEach(back::add);
+        }
+        assertThat(back).isEqualTo(new ArrayList<>(all));
+    }
 }
