@@ -58,6 +58,14 @@ class CpudlModelTest {
         assertThat(model("v6.12", Map.of("cpus", "63"), "heap-order").n).as("no find steps, no limit").isEqualTo(63);
     }
 
+    @Test
+    void asymmetricCapacitiesMultiplyTheFindTasksByDensityAndTaskCpu() {
+        // 10 deadlines x 37 affinities x 2^19 answers fit in 2^31 step numbers; x 2 densities x 18 task CPUs do not
+        assertThat(model("v6.12", Map.of("cpus", "18"), "find-sound").n).isEqualTo(18);
+        assertThatThrownBy(() -> model("v6.12", Map.of("cpus", "18", "capacity", "big-little"), "find-sound"))
+                .isInstanceOf(ModelLimitException.class).hasMessageContaining("2^31 step numbers");
+    }
+
     @ParameterizedTest(name = "{0} CPUs")
     @ValueSource(ints = {52, 58, 60, 61, 62})
     void stepNumbersThatOverflowALongAreRefusedToo(int cpus) {
@@ -91,6 +99,16 @@ class CpudlModelTest {
         long[] s = initial(m);
         assertThat(m.heapOf(s).sameHeapAs(Cpudl.init(2))).isTrue();
         assertThat(m.heapOf(s).freeCpus.low64()).isEqualTo(0b11);
+        List<long[]> set0 = new ArrayList<>();
+        m.successors(s, (actor, action, t) -> {
+            if (action == 0) {
+                set0.add(t.clone());
+            }
+        });
+        Cpudl after = m.heapOf(set0.get(0));
+        assertThat(after.size).as("cpudl_set(0, ...)").isEqualTo(1);
+        assertThat(after.idx(0)).isZero();
+        assertThat(after.freeCpus.low64()).isEqualTo(0b10);
         List<Integer> kinds = new ArrayList<>();
         m.calls(s, (kind, cpu, dl, flag, task) -> kinds.add(kind));
         assertThat(kinds).contains(0, 1);
