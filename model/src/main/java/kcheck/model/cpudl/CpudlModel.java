@@ -126,7 +126,7 @@ public final class CpudlModel implements Model {
         this.codeCount = findCpu ? n + 2 : 1L << Math.min(n + 1, 62);
         if (findSteps) {
             long tasks = (long) dn * affCount * densities.length * taskCpus;
-            if (!findCpu && n > 62 || findBase + tasks * codeCount > Integer.MAX_VALUE) {
+            if (!findCpu && n > 62 || tasks > (Integer.MAX_VALUE - findBase) / codeCount) {
                 throw new ModelLimitException("cpudl numbers a cpudl_find step by its task and its answer (" + (findCpu ? "a CPU"
                         : "the return value and later_mask, 2^(cpus+1) answers") + "): at " + n + " CPUs with " + tasks
                         + " tasks that needs more than 2^31 step numbers; use fewer CPUs or leave find-sound and find-capacity out");

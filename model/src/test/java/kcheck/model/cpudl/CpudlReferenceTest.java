@@ -88,6 +88,61 @@ class CpudlReferenceTest {
         assertThat(ref.freeAllowedMask(all)).isEqualTo(0b101);
     }
 
+    private static Cpumask all(int n) {
+        Cpumask m = new Cpumask(n);
+        m.setAll();
+        return m;
+    }
+
+    @Test
+    void theMaskContractWithoutAFreeCpuIsTheLatestCpuOrNothing() {
+        CpudlReference ref = new CpudlReference(2);
+        Cpudl env = Cpudl.init(2);
+        ref.set(0, 7);
+        ref.set(1, 9);
+        DlTask earlier = new DlTask(5, all(2), 0, 0);
+        assertThat(ref.findAcceptsMask(1, 0b10, earlier, env)).as("the latest CPU").isTrue();
+        assertThat(ref.findAcceptsMask(1, 0b01, earlier, env)).as("not the latest CPU").isFalse();
+        assertThat(ref.findAcceptsMask(0, 0, earlier, env)).as("nothing although the task is earlier").isFalse();
+        Cpumask only0 = new Cpumask(2);
+        only0.setCpu(0);
+        assertThat(ref.findAcceptsMask(0, 0, new DlTask(5, only0, 0, 0), env)).as("the latest CPU is not allowed").isTrue();
+        assertThat(ref.findAcceptsMask(0, 0, new DlTask(11, all(2), 0, 0), env)).as("the task is later").isTrue();
+    }
+
+    @Test
+    void theMaskContractWithAnEmptyMapAndEveryRunqueueOfflineIsNothing() {
+        CpudlReference ref = new CpudlReference(2);
+        ref.setOnline(0, false);
+        ref.setOnline(1, false);
+        DlTask p = new DlTask(5, all(2), 0, 0);
+        assertThat(ref.findAcceptsMask(0, 0, p, Cpudl.init(2))).isTrue();
+        assertThat(ref.findAcceptsMask(1, 0b01, p, Cpudl.init(2))).isFalse();
+    }
+
+    @Test
+    void withoutAFittingFreeCpuTheBiggestIsExpectedTaskCpuFirst() {
+        Cpudl env = Cpudl.init(3);
+        env.setCapacities(512, 1024, 1024);
+        env.setAsymCpucap(true);
+        long tooDense = 2L << 20;
+        assertThat(CpudlReference.expectedFreeCandidates(0b111, new DlTask(5, all(3), 0, tooDense), env)).isEqualTo(0b010);
+        assertThat(CpudlReference.expectedFreeCandidates(0b111, new DlTask(5, all(3), 2, tooDense), env)).isEqualTo(0b100);
+        assertThat(CpudlReference.expectedFreeCandidates(0b101, new DlTask(5, all(3), 1, tooDense), env)).isEqualTo(0b100);
+    }
+
+    @Test
+    void onlyCpusGivenADeadlineAreLive() {
+        CpudlReference ref = new CpudlReference(2);
+        assertThat(ref.isLive(0)).isFalse();
+        ref.set(0, 3);
+        assertThat(ref.isLive(0)).isTrue();
+        assertThat(ref.count()).isEqualTo(1);
+        ref.clear(0);
+        assertThat(ref.isLive(0)).isFalse();
+        assertThat(ref.count()).isZero();
+    }
+
     private static long latest(long[] dl, boolean[] live) {
         long m = 0;
         boolean any = false;
