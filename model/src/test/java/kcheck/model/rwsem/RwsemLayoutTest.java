@@ -92,6 +92,17 @@ class RwsemLayoutTest {
     }
 
     @Test
+    void anOsqHeldByTaskZeroBlocksOsqLock() {
+        RwsemRig rig = new RwsemRig("after", Set.of("exclusion"), "readers", "0", "writers", "2");
+        RwsemLayout l = rig.l;
+        long[] s = rig.initial();
+        l.pc[1].set(s, rig.nodeOf(1, Op.OSQ_LOCK));
+        l.pc[0].set(s, rig.nodeWith(0, TaskProgram.OSQ));
+        assertThat(l.osqHolder(s)).isZero();
+        assertThat(l.enabled(s, 1)).isFalse();
+    }
+
+    @Test
     void ownerNamesOnlyTheWriterWhosePointerItHolds() {
         RwsemRig rig = new RwsemRig("after", Set.of("exclusion"), "readers", "1", "writers", "2");
         RwsemLayout l = rig.l;
@@ -131,6 +142,10 @@ class RwsemLayoutTest {
         assertThat(l.enabled(wl, 1)).isTrue();
         l.pc[2].set(wl, rig.nodeWith(2, TaskProgram.WAIT_LOCK));
         assertThat(l.enabled(wl, 1)).as("wait_lock held").isFalse();
+        long[] wl0 = rig.initial();
+        l.pc[1].set(wl0, rig.nodeOf(1, Op.SPIN_LOCK));
+        l.pc[0].set(wl0, rig.nodeWith(0, TaskProgram.WAIT_LOCK));
+        assertThat(l.enabled(wl0, 1)).as("wait_lock held by task 0").isFalse();
 
         long[] sleep = rig.initial();
         l.pc[1].set(sleep, rig.nodeOf(1, Op.SCHEDULE));
