@@ -36,6 +36,9 @@ class RwsemLayoutTest {
         assertThat(code.timeouts).isTrue();
         assertThat(code.eagerTimeouts).isFalse();
         assertThat(code.timedOut[1].max()).isEqualTo(1);
+        assertThat(code.resched[0].max()).as("v5.4 readers read need_resched").isEqualTo(1);
+        assertThat(code.rdNonspinnable[0].max()).as("v5.4 readers set RD_NONSPINNABLE").isEqualTo(1);
+        assertThat(code.rdNonspinnable[1].max()).isZero();
         for (String p : new String[] {"no-writer-starvation", "sleeping-writer-woken", "reader-stream-starvation"}) {
             RwsemLayout l = new RwsemRig("after", Set.of(p), "readers", "1", "writers", "1").l;
             assertThat(l.eagerTimeouts).as(p).isTrue();
