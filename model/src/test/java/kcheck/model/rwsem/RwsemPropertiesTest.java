@@ -103,4 +103,65 @@ class RwsemPropertiesTest {
         rig.l.handoffFor.set(noBit, 0);
         assertThat(p.holds(noBit, 0, 0, to)).isTrue();
     }
+
+    /** v5.4, two writers, writer 1 an RT task (it cannot be stopped by the owner): task 0 is writer 0. */
+    private static RwsemRig preemptedOwnerRig() {
+        return new RwsemRig("v5.4", Set.of("no-spin-on-preempted-owner"), "readers", "0", "writers", "2", "rt", "w1");
+    }
+
+    @Test
+    void anRtWritersStepWhileTheHolderIsPreemptedIsNoProgress() {
+        RwsemRig rig = preemptedOwnerRig();
+        Progress p = (Progress) rig.property("no-spin-on-preempted-owner");
+        long[] s = rig.initial();
+        rig.l.pc[0].set(s, rig.nodeWith(0, TaskProgram.HOLDS));
+        rig.l.preempted[0].set(s, 1);
+        assertThat(p.isProgress(s, 1, 0, s)).as("holder preempted").isFalse();
+        assertThat(p.isProgress(s, 1, rig.l.envBase + RwsemSteps.PREEMPT, s)).as("an environment step").isTrue();
+        long[] takes = s.clone();
+        rig.l.pc[1].set(takes, rig.nodeWith(1, TaskProgram.HOLDS));
+        assertThat(p.isProgress(s, 1, 0, takes)).as("a step that takes the lock").isTrue();
+        long[] running = s.clone();
+        rig.l.preempted[0].set(running, 0);
+        assertThat(p.isProgress(running, 1, 0, running)).as("holder on its CPU").isTrue();
+    }
+
+    @Test
+    void aStepOfATaskTheSchedulerCanStopIsProgressUnlessNeedReschedIsSetWithPreemptionOff() {
+        RwsemRig rig = new RwsemRig("v5.4", Set.of("no-spin-on-preempted-owner"), "readers", "0", "writers", "2");
+        Progress p = (Progress) rig.property("no-spin-on-preempted-owner");
+        long[] s = rig.initial();
+        rig.l.pc[0].set(s, rig.nodeWith(0, TaskProgram.HOLDS));
+        rig.l.preempted[0].set(s, 1);
+        rig.l.pc[1].set(s, rig.nodeWith(1, TaskProgram.PREEMPT_OFF));
+        assertThat(p.isProgress(s, 1, 0, s)).as("need_resched clear: the tick stops it").isTrue();
+        rig.l.resched[1].set(s, 1);
+        assertThat(p.isProgress(s, 1, 0, s)).as("need_resched set, preemption off").isFalse();
+        long[] on = s.clone();
+        rig.l.pc[1].set(on, rig.l.prog[1].root);
+        assertThat(rig.l.prog[1].has(rig.l.prog[1].root, TaskProgram.PREEMPT_OFF)).isFalse();
+        assertThat(p.isProgress(on, 1, 0, on)).as("preemption enabled").isTrue();
+    }
+
+    @Test
+    void aFreeLockWithTheHandoffBitWaitsForItsFirstWaiterWhichMayBeTaskZero() {
+        RwsemRig rig = preemptedOwnerRig();
+        Progress p = (Progress) rig.property("no-spin-on-preempted-owner");
+        long[] s = rig.initial();
+        rig.setCount(s, c -> c == (RwsemBits.RWSEM_FLAG_HANDOFF | RwsemBits.RWSEM_FLAG_WAITERS));
+        rig.l.qpos[0].set(s, 1);
+        rig.l.preempted[0].set(s, 1);
+        assertThat(p.isProgress(s, 1, 0, s)).as("handoff waiter 0 preempted").isFalse();
+        long[] noBit = s.clone();
+        rig.setCount(noBit, c -> c == RwsemBits.RWSEM_FLAG_WAITERS);
+        assertThat(p.isProgress(noBit, 1, 0, noBit)).as("no handoff bit: the lock is free for anyone").isTrue();
+        long[] running = s.clone();
+        rig.l.preempted[0].set(running, 0);
+        assertThat(p.isProgress(running, 1, 0, running)).as("the waiter is on its CPU").isTrue();
+        long[] self = rig.initial();
+        rig.setCount(self, c -> c == (RwsemBits.RWSEM_FLAG_HANDOFF | RwsemBits.RWSEM_FLAG_WAITERS));
+        rig.l.qpos[1].set(self, 1);
+        rig.l.preempted[1].set(self, 1);
+        assertThat(p.isProgress(self, 1, 0, self)).as("the waiter is the actor itself").isTrue();
+    }
 }
