@@ -164,4 +164,21 @@ class RwsemPropertiesTest {
         rig.l.preempted[1].set(self, 1);
         assertThat(p.isProgress(self, 1, 0, self)).as("the waiter is the actor itself").isTrue();
     }
+
+    @Test
+    void theSpinnersStepsOnSettledReadersAreNoProgressButEnvironmentStepsAre() {
+        RwsemRig rig = new RwsemRig("after", Set.of("no-spin-on-readers"), "readers", "1", "writers", "1");
+        Progress p = (Progress) rig.property("no-spin-on-readers");
+        long[] s = rig.initial();
+        int settled = -1;
+        for (int n = 0; n < rig.l.prog[0].size && settled < 0; n++) {
+            if (rig.l.prog[0].has(n, TaskProgram.HOLDS) && !rig.l.prog[0].has(n, TaskProgram.OWNER_STORE_PENDING)) {
+                settled = n;
+            }
+        }
+        rig.l.pc[0].set(s, settled);
+        rig.l.pc[1].set(s, rig.nodeWith(1, TaskProgram.OSQ));
+        assertThat(p.isProgress(s, 1, 0, s)).as("the osq holder's step on a reader-held lock").isFalse();
+        assertThat(p.isProgress(s, 1, rig.l.envBase + RwsemSteps.PREEMPT, s)).as("an environment step").isTrue();
+    }
 }
