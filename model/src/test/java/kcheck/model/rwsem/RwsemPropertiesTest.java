@@ -181,4 +181,15 @@ class RwsemPropertiesTest {
         assertThat(p.isProgress(s, 1, 0, s)).as("the osq holder's step on a reader-held lock").isFalse();
         assertThat(p.isProgress(s, 1, rig.l.envBase + RwsemSteps.PREEMPT, s)).as("an environment step").isTrue();
     }
+
+    @Test
+    void theSpinCountMetricsReportSaturationAtTheCounterCapOnly() {
+        RwsemRig rig = new RwsemRig("after", Set.of("no-spin-on-readers-k2", "wasted-spins", "missed-spins"), "readers", "1",
+                "writers", "2");
+        for (String id : new String[] {"no-spin-on-readers-k2", "wasted-spins"}) {
+            kcheck.model.Metric m = (kcheck.model.Metric) rig.property(id);
+            assertThat(m.saturation()).as(id).isEqualTo(RwsemLayout.SPIN_CAP);
+        }
+        assertThat(((kcheck.model.Metric) rig.property("missed-spins")).saturation()).isEqualTo(Long.MAX_VALUE);
+    }
 }
