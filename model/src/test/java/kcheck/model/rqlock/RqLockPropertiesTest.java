@@ -172,4 +172,50 @@ class RqLockPropertiesTest {
         checkFifoVictims(new RqLockRig(new DoubleLockBalanceV2628(), "tas", Set.of("fifo-entry")), List.of(0, 1),
                 List.of(1));
     }
+
+    /** Drops this_rq, then takes busiest and this_rq in that order, whatever their order: CPUs wait for either lock. */
+    static final class BusiestFirst implements DoubleLockBalance {
+        @Override
+        public int doubleLockBalance(RqLocks k, int thisRq, int busiest) {
+            k.spinUnlock(thisRq);
+            k.spinLock(busiest);
+            k.spinLock(thisRq);
+            return 1;
+        }
+
+        @Override
+        public void doubleUnlockBalance(RqLocks k, int thisRq, int busiest) {
+            k.spinUnlock(busiest);
+        }
+    }
+
+    @Test
+    void aCpuWaitingAtEntryIsAFifoVictimOnlyIfTheReturnerHoldsTheLockItWaitsFor() {
+        List<Integer> victimLocks = new ArrayList<>();
+        int spared = 0;
+        for (DoubleLockBalance impl : List.of(new BusiestFirst(), new KeepsOnlyThis())) {
+            RqLockRig rig = new RqLockRig(impl, "tas", Set.of("fifo-entry"));
+            StepProperty p = rig.step("fifo-entry");
+            for (RqLockRig.Step st : returns(rig)) {
+                int after = rig.held(st.to(), st.actor());
+                for (int a = 0; a < rig.lay.n; a++) {
+                    int l = rig.lay.waitsFor(st.from(), a);
+                    if (a == st.actor() || l < 0) {
+                        continue;
+                    }
+                    long[] with = st.from().clone();
+                    rig.lay.fifoMask[st.actor()].set(with, 1L << a);
+                    boolean victim = (after & (1 << l)) != 0;
+                    assertThat(p.holds(with, st.actor(), st.action(), st.to())).as("CPU %d waits for rq%d", a, l).isEqualTo(!victim);
+                    if (victim) {
+                        victimLocks.add(l);
+                    } else {
+                        spared++;
+                    }
+                }
+            }
+        }
+        assertThat(victimLocks).contains(0, 1);
+        assertThat(spared).isPositive();
+    }
 }

@@ -192,4 +192,21 @@ class RwsemPropertiesTest {
         }
         assertThat(((kcheck.model.Metric) rig.property("missed-spins")).saturation()).isEqualTo(Long.MAX_VALUE);
     }
+
+    @Test
+    void readersGrantedTogetherWithTheHandoffWaiterKeepHandoffButNotAfterItAlreadyHeldTheLock() {
+        RwsemRig rig = new RwsemRig("v5.4", Set.of("handoff"), "readers", "2", "writers", "1");
+        StepProperty p = (StepProperty) rig.property("handoff");
+        long[] from = rig.initial();
+        rig.setCount(from, c -> c == (RwsemBits.RWSEM_FLAG_HANDOFF | RwsemBits.RWSEM_FLAG_WAITERS));
+        rig.l.handoffFor.set(from, 0 + 1);
+        int holds = rig.nodeWith(0, TaskProgram.HOLDS);
+        long[] both = from.clone();
+        rig.l.pc[0].set(both, holds);
+        rig.l.pc[1].set(both, holds);
+        assertThat(p.holds(from, 2, 0, both)).as("reader 0, the waiter, is granted together with reader 1").isTrue();
+        long[] already = from.clone();
+        rig.l.pc[0].set(already, holds);
+        assertThat(p.holds(already, 2, 0, both)).as("reader 1 joins a lock reader 0 already held").isFalse();
+    }
 }
