@@ -20,7 +20,9 @@ final class Workers implements AutoCloseable {
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx512m", "-cp", System.getProperty("java.class.path"), "kcheck.cli.Main", "worker",
                     "--join", "127.0.0.1:" + ports.get(0), "--port", Integer.toString(ports.get(i))));
-            processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(new java.io.File(System.getProperty("java.io.tmpdir"), "kcheck-worker-" + ports.get(i) + ".log")))
+            /* the workers' output stays with the build (target/), where a failing run can be read and `mvn clean` removes it */
+            java.io.File log = Path.of("target", "kcheck-worker-" + ports.get(i) + ".log").toFile();
+            processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log))
                     .start());
         }
     }
