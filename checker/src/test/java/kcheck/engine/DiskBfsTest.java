@@ -98,19 +98,7 @@ class DiskBfsTest {
     void aSearchStoppedAtACheckpointResumesToTheSameCountsAndVerdicts(@TempDir Path dir) {
         Counters model = new Counters(4, 20).sumIsNever(70).deadlockFree();
         RunResult whole = Engine.check(model, overflowing().withWorkers(2));
-        int[] seen = {0};
-        ProgressListener crash = new ProgressListener() {
-            @Override
-            public void progress(Progress p) {
-            }
-
-            @Override
-            public void checkpoint(Path d, long states, int depth, double seconds) {
-                if (++seen[0] == 7) {
-                    throw new IllegalStateException("crash after checkpoint 7");
-                }
-            }
-        };
+        ProgressListener crash = crashAfterCheckpoint(7);
         Options.Disk every = new Options.Disk(dir, true, false, Duration.ZERO);
         assertThatThrownBy(() -> Engine.check(model, overflowing().withWorkers(2).withDisk(every).withListener(crash)))
                 .hasMessageContaining("crash");
@@ -165,19 +153,7 @@ class DiskBfsTest {
     @Test
     void aResumedSearchStillKnowsTheStatesItsRamTableHeldAtTheCheckpoint(@TempDir Path dir) {
         RunResult whole = Engine.check(wrapping(4, 20), Options.defaults().withWorkers(1));
-        int[] seen = {0};
-        ProgressListener crash = new ProgressListener() {
-            @Override
-            public void progress(Progress p) {
-            }
-
-            @Override
-            public void checkpoint(Path d, long states, int depth, double seconds) {
-                if (++seen[0] == 40) {
-                    throw new IllegalStateException("crash after checkpoint 40");
-                }
-            }
-        };
+        ProgressListener crash = crashAfterCheckpoint(40);
         /* a budget the whole table fits in: at the crash every state found so far is known only to the RAM table */
         assertThatThrownBy(() -> Engine.check(wrapping(4, 20), disk().withDisk(new Options.Disk(dir, true, false,
                 Duration.ZERO)).withListener(crash))).hasMessageContaining("crash");
@@ -206,5 +182,22 @@ class DiskBfsTest {
         RunResult r = Engine.check(c, disk());
         assertThat(r.stats().states()).isEqualTo(ram.stats().states()).isEqualTo(35);
         assertThat(r.stats().transitions()).isEqualTo(ram.stats().transitions());
+    }
+
+    /** A listener that throws (a crash of the search) right after checkpoint number {@code n} is written. */
+    private static ProgressListener crashAfterCheckpoint(int n) {
+        int[] seen = {0};
+        return new ProgressListener() {
+            @Override
+            public void progress(Progress p) {
+            }
+
+            @Override
+            public void checkpoint(Path d, long states, int depth, double seconds) {
+                if (++seen[0] == n) {
+                    throw new IllegalStateException("crash after checkpoint " + n);
+                }
+            }
+        };
     }
 }
