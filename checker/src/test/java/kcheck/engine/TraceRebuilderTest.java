@@ -42,4 +42,24 @@ class TraceRebuilderTest {
         assertThat(w.length()).isEqualTo(9);
         DfsTest.assertConsecutive(w);
     }
+
+    @Test
+    void aTraceFromANonCanonicalInitialStateFollowsTheStoredSteps() {
+        /* (2,0,0) is stored as (0,0,2); its successor ordinals are those of (0,0,2), so the rebuilder
+           must re-execute them from the canonical form: ordinal 2 of (0,0,2) raises the 2 to 3, which
+           from (2,0,0) is actor 0's step, the only one that violates */
+        Counters c = symmetric(3, 4);
+        c.moreInitial.add(new long[] {2, 0, 0});
+        c.with(new kcheck.model.Invariant("no-3", "no counter reaches 3") {
+            @Override
+            public boolean holds(long[] s) {
+                return s[0] != 3 && s[1] != 3 && s[2] != 3;
+            }
+        });
+        RawTrace t = Engine.check(c, Options.defaults().withWorkers(1)).property("no-3").trace();
+        assertThat(t.length()).isEqualTo(1);
+        assertThat(t.states().get(0)).containsExactly(2, 0, 0);
+        assertThat(t.states().get(1)).containsExactly(3, 0, 0);
+        DfsTest.assertConsecutive(t);
+    }
 }
