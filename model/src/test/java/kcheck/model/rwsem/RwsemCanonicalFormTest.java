@@ -84,4 +84,32 @@ class RwsemCanonicalFormTest {
         }
         assertThat(merged).as("states the canonical form moves").isPositive();
     }
+
+    @org.junit.jupiter.api.Test
+    void theHandoffWaiterKeepsItsPlaceInItsProgramWhenTheCanonicalFormSwapsTheWriters() {
+        RwsemRig rig = new RwsemRig("v6.12", Set.of("handoff"), "readers", "0", "writers", "2", "rt", "all", "rounds", "0");
+        assertThat(rig.model.reductions()).as("writer symmetry").isNotEmpty();
+        int a = rig.l.prog[0].root;
+        int b = rig.nodeOf(0, Op.OSQ_LOCK);
+        assertThat(rig.l.prog[0].op[a]).isNotEqualTo(rig.l.prog[0].op[b]);
+        int swapped = 0;
+        for (int[] pcs : new int[][] {{a, b}, {b, a}}) {
+            for (int waiter = 0; waiter < 2; waiter++) {
+                long[] s = rig.initial();
+                rig.l.pc[0].set(s, pcs[0]);
+                rig.l.pc[1].set(s, pcs[1]);
+                rig.l.handoffFor.set(s, waiter + 1);
+                long[] c = s.clone();
+                rig.model.canonicalize(c);
+                int w = (int) rig.l.handoffFor.get(c) - 1;
+                assertThat(w).as("the handoff waiter after renaming").isBetween(0, 1);
+                assertThat(rig.l.prog[w].op[rig.l.pc[w].getInt(c)]).as("the waiter's place in its program")
+                        .isEqualTo(rig.l.prog[waiter].op[pcs[waiter]]);
+                if (!Arrays.equals(c, s)) {
+                    swapped++;
+                }
+            }
+        }
+        assertThat(swapped).as("states the canonical form renamed").isPositive();
+    }
 }
