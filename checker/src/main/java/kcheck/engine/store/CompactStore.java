@@ -241,16 +241,21 @@ public final class CompactStore implements StateStore {
             return false;
         }
         if (old != null) {
-            for (int i = 0; i < cap; i++) {
-                long e = read(old, i);
-                if (e != 0) {
-                    place(a, e);
-                }
-            }
+            rehash(old, a);
             budget.release(old.length);
         }
         t.slots = a;
         return true;
+    }
+
+    /** Places every key of table {@code from} into the larger empty table {@code to}. */
+    private static void rehash(byte[] from, byte[] to) {
+        for (int i = 0, cap = capacity(from); i < cap; i++) {
+            long e = read(from, i);
+            if (e != 0) {
+                place(to, e);
+            }
+        }
     }
 
     /** True once a state was answered as new without being stored (spill mode, budget reached). */
@@ -373,12 +378,7 @@ public final class CompactStore implements StateStore {
         byte[] a = new byte[(int) bytes];
         byte[] old = t.slots;
         if (old != null) {
-            for (int i = 0, oc = capacity(old); i < oc; i++) {
-                long e = read(old, i);
-                if (e != 0) {
-                    place(a, e);
-                }
-            }
+            rehash(old, a);
             budget.release(old.length);
         }
         for (int i = 0; i < n; i++) {
