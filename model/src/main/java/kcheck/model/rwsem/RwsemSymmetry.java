@@ -74,10 +74,12 @@ final class RwsemSymmetry {
             System.arraycopy(s, 0, cand, 0, l.width);
             for (int t = 0; t < l.n; t++) {
                 int u = pi[t];
+                // A task the renaming keeps still moves in its program: its node may name a renamed
+                // task (a waker's first->task, an owner value it loaded).
+                l.pc[u].set(cand, sym.pcMap[i][t][l.pc[t].getInt(s)]);
                 if (u == t) {
                     continue;
                 }
-                l.pc[u].set(cand, sym.pcMap[i][t][l.pc[t].getInt(s)]);
                 for (Layout.Field[] f : taskFields) {
                     f[u].set(cand, f[t].get(s));
                 }
