@@ -209,4 +209,93 @@ class RwsemPropertiesTest {
         rig.l.pc[0].set(already, holds);
         assertThat(p.holds(already, 2, 0, both)).as("reader 1 joins a lock reader 0 already held").isFalse();
     }
+
+    /**
+     * {@code spin-on-running-writer} read on every writer step of the before-variant's graph (v4.7:
+     * a NULL owner stops the spinner). The test names the steps by the state, not by the step
+     * number the property decodes: the node a writer leaves is its pc before the step, the value
+     * an owner load returns is {@code owner} before it.
+     */
+    @Test
+    void aWriterLeavingCanSpinFalseAfterSeeingANullOwnerOfARunningWriterViolatesAndNoOtherStepDoes() {
+        RwsemRig rig = new RwsemRig("before", Set.of("spin-on-running-writer"), "readers", "0", "writers", "2", "rounds", "0",
+                "preempt", "writers");
+        StepProperty p = (StepProperty) rig.property("spin-on-running-writer");
+        RwsemLayout l = rig.l;
+        int[] seen = new int[5];
+        for (long[] from : rig.reachable()) {
+            rig.model.successors(from, (actor, action, to) -> {
+                if (action >= l.envBase) {
+                    long[] obs = from.clone();
+                    for (int t = 0; t < l.n; t++) {
+                        l.obsNull[t].set(obs, 1);
+                    }
+                    assertThat(p.holds(obs, actor, action, to)).as("an environment step").isTrue();
+                    return;
+                }
+                TaskProgram tp = l.prog[actor];
+                int left = l.pc[actor].getInt(from);
+                int next = l.pc[actor].getInt(to);
+                boolean returnsFalse = l.isWriter(actor) && tp.has(left, TaskProgram.IN_CAN_SPIN) && !tp.has(next, TaskProgram.IN_CAN_SPIN)
+                        && tp.op[next] != Op.OSQ_LOCK;
+                boolean loadsNullOfRunningWriter = tp.op[left] == Op.OWNER_READ && l.dom.ownerIsNull(l.ownerValue(from))
+                        && l.runningWriterWithoutOwner(from, actor);
+                long[] clean = from.clone();
+                l.obsNull[actor].set(clean, 0);
+                long[] saw = from.clone();
+                l.obsNull[actor].set(saw, 1);
+                if (!returnsFalse) {
+                    assertThat(p.holds(saw, actor, action, to)).as("a step that does not end can_spin with false").isTrue();
+                    seen[0]++;
+                } else if (loadsNullOfRunningWriter) {
+                    assertThat(p.holds(clean, actor, action, to)).as("returns false on the NULL it loads").isFalse();
+                    seen[1]++;
+                } else {
+                    assertThat(p.holds(clean, actor, action, to)).as("returns false without a NULL seen").isTrue();
+                    assertThat(p.holds(saw, actor, action, to)).as("returns false after a NULL seen earlier").isFalse();
+                    seen[tp.op[left] == Op.OWNER_READ ? 2 : 3]++;
+                }
+            });
+        }
+        assertThat(seen[0]).as("steps that stay in can_spin, leave to the osq, or run elsewhere").isPositive();
+        assertThat(seen[1]).as("no built-in writer returns false on the owner load itself: a NULL is seen, then tested")
+                .isZero();
+        assertThat(seen[2] + seen[3]).as("steps that return false without loading a NULL there").isPositive();
+    }
+
+    /**
+     * No built-in program ends {@code rwsem_can_spin_on_owner} on the owner load itself (a NULL
+     * is loaded, then tested), so the property's other disjunct, the load's own outcome, is read
+     * only here: on v4.8's load that returns false on a stale reader-owned value while a writer
+     * runs in its set_owner gap, the same step with the outcome NULL must violate.
+     */
+    @Test
+    void aNullLoadedByTheStepThatEndsCanSpinIsReadFromTheStepsOutcome() {
+        RwsemRig rig = new RwsemRig("after", Set.of("spin-on-running-writer"), "readers", "1", "writers", "2", "rounds", "0",
+                "preempt", "writers");
+        StepProperty p = (StepProperty) rig.property("spin-on-running-writer");
+        RwsemLayout l = rig.l;
+        int[] found = new int[1];
+        for (long[] from : rig.reachable()) {
+            rig.model.successors(from, (actor, action, to) -> {
+                if (action >= l.envBase || !l.isWriter(actor)) {
+                    return;
+                }
+                TaskProgram tp = l.prog[actor];
+                int left = l.pc[actor].getInt(from);
+                int next = l.pc[actor].getInt(to);
+                if (tp.op[left] != Op.OWNER_READ || !tp.has(left, TaskProgram.IN_CAN_SPIN)
+                        || tp.has(next, TaskProgram.IN_CAN_SPIN) || tp.op[next] == Op.OSQ_LOCK
+                        || l.obsNull[actor].getInt(from) == 1 || !l.runningWriterWithoutOwner(from, actor)) {
+                    return;
+                }
+                assertThat(l.dom.ownerIsNull(l.ownerValue(from))).isFalse();
+                assertThat(p.holds(from, actor, action, to)).as("returns false on the value it loaded, not NULL").isTrue();
+                int loadsNull = left * l.slots + l.dom.ownerIndex(0);
+                assertThat(p.holds(from, actor, loadsNull, to)).as("the same step had it loaded NULL").isFalse();
+                found[0]++;
+            });
+        }
+        assertThat(found[0]).as("loads that return false while a writer runs in its gap").isPositive();
+    }
 }
