@@ -53,6 +53,8 @@ final class ProgressPrinter implements ProgressListener {
 
     @Override
     public void progress(Progress p) {
+        double before = lastSeconds;
+        lastSeconds = p.seconds();
         if (terminal) {
             err.printf(Locale.ROOT, "\r%,d states  %,.0f states/s  queue %,d  depth %d  %s  %.0fs   ", p.states(), p.statesPerSecond(),
                     p.queued(), p.depth(), Format.bytes(p.bytes()), p.seconds());
@@ -60,15 +62,27 @@ final class ProgressPrinter implements ProgressListener {
             printed = true;
             return;
         }
-        if (p.seconds() < lastSeconds) {
+        if (p.seconds() < before) {
             nextLine = interval; /* a new search (verify runs one per group): its clock starts again */
         }
-        lastSeconds = p.seconds();
         if (p.seconds() + 1e-9 < nextLine) {
             return;
         }
         nextLine = (Math.floor(p.seconds() / interval) + 1) * interval;
         err.println(line(p));
+        err.flush();
+    }
+
+    /** Phase lines are printed once the search has run this long (before it, no step is long enough to announce). */
+    static final double PHASE_AFTER = 60;
+
+    @Override
+    public void phase(String what) {
+        if (lastSeconds < PHASE_AFTER) {
+            return;
+        }
+        done(this);
+        err.println("kcheck: " + what);
         err.flush();
     }
 

@@ -175,6 +175,11 @@ final class SearchOptions {
             }
 
             @Override
+            public void phase(String what) {
+                l.phase(what);
+            }
+
+            @Override
             public void checkpoint(java.nio.file.Path dir, long states, int depth, double seconds) {
                 ProgressPrinter.done(l);
                 System.err.printf(Locale.ROOT, "kcheck: checkpoint in %s: %,d states, depth %d (written in %.1f s)%n", dir, states,

@@ -385,9 +385,17 @@ final class DiskBfs extends Search {
             }
             bitmap = new long[(int) words];
             String liveRun = saturated ? "run-" + (++merges) + "-live.keys" : null;
+            options.listener().phase(String.format(java.util.Locale.ROOT,
+                    "depth %d: checking the level's %,d new states against %d key run(s) on disk", depth + 1, records, runs.size()));
+            long t0 = System.nanoTime();
             dead = antiJoin(next, bitmap, base, liveRun);
+            options.listener().phase(String.format(java.util.Locale.ROOT, "depth %d: %,d of them seen before, %,d new (%.0f s)",
+                    depth + 1, dead, records - dead, (System.nanoTime() - t0) / 1e9));
         }
         if (saturated) {
+            options.listener().phase(String.format(java.util.Locale.ROOT,
+                    "depth %d: RAM table full: writing its keys to disk as a sorted run, then refilling it with the new level",
+                    depth + 1));
             String name = "run-" + (++merges) + "-ram.keys";
             try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
                 ram.forEachSorted(wr);
@@ -398,6 +406,8 @@ final class DiskBfs extends Search {
             reseed(next, bitmap, base);
         }
         if (runs.size() > MAX_RUNS) {
+            options.listener().phase(String.format(java.util.Locale.ROOT, "depth %d: merging %d key runs into one", depth + 1,
+                    runs.size()));
             mergeRuns();
         }
         long live = records - dead;

@@ -12,6 +12,14 @@ public interface ProgressListener {
     }
 
     /**
+     * The search starts a long step between progress lines (the disk search checking a level
+     * against its key runs, or moving a full RAM table to disk: minutes at 10^9 states), so that
+     * a user watching the log knows it is working. {@code what} is one line of text.
+     */
+    default void phase(String what) {
+    }
+
+    /**
      * Polled by the search as often as its time limit: non-null asks it to stop now, with this
      * reason, and report what it has (INCOMPLETE, violations found so far keep their traces).
      * The command line returns non-null after SIGINT or SIGTERM.

@@ -228,6 +228,19 @@ class UsabilityCliTest {
     }
 
     @Test
+    void aLongStepOfTheDiskSearchIsAnnouncedOnceTheSearchHasRunAMinute() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ProgressPrinter p = new ProgressPrinter(new PrintStream(buf, true, StandardCharsets.UTF_8), false, 10);
+        p.progress(new ProgressListener.Progress(1000, 3000, 50, 3, 5, 1L << 20));
+        p.phase("depth 4: checking the level's 1,000 new states against 1 key run(s) on disk");
+        assertThat(buf.toString(StandardCharsets.UTF_8)).as("in the first minute: no step is long").isEmpty();
+        p.progress(new ProgressListener.Progress(9000, 30000, 50, 28, 61, 1L << 20));
+        p.phase("depth 29: checking the level's 444,116,992 new states against 4 key run(s) on disk");
+        assertThat(buf.toString(StandardCharsets.UTF_8).lines().toList()).last().asString()
+                .isEqualTo("kcheck: depth 29: checking the level's 444,116,992 new states against 4 key run(s) on disk");
+    }
+
+    @Test
     void aStopRequestEndsTheSearchIncompleteAndKeepsTheViolationsFound() {
         try {
             Interrupts.set("interrupted (SIGINT)");

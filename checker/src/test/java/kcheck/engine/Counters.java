@@ -40,6 +40,8 @@ final class Counters implements Model {
      * will touch nothing.
      */
     boolean footprints;
+    /** Every increment can also be taken by a second action, 3 ("slow increment"), to the same state. */
+    boolean slowPath;
     /** Further initial states (after the all-zero one). */
     final List<long[]> moreInitial = new ArrayList<>();
 
@@ -69,6 +71,16 @@ final class Counters implements Model {
             @Override
             public boolean holds(long[] from, int actor, int action, long[] to) {
                 return to[actor] != v || from[actor] == v;
+            }
+        });
+    }
+
+    /** Step property: no slow increment (see {@link #slowPath}) takes a counter to {@code v}. */
+    Counters neverSlowStepsTo(int v) {
+        return with(new StepProperty("never-slow-" + v, "no slow increment takes a counter to " + v) {
+            @Override
+            public boolean holds(long[] from, int actor, int action, long[] to) {
+                return action != 3 || to[actor] != v;
             }
         });
     }
@@ -172,6 +184,9 @@ final class Counters implements Model {
                 System.arraycopy(s, 0, nx, 0, k);
                 nx[i]++;
                 out.step(i, 0, nx);
+                if (slowPath) {
+                    out.step(i, 3, nx);
+                }
             } else if (i == 0 && wrap) {
                 System.arraycopy(s, 0, nx, 0, k);
                 nx[0] = 0;
@@ -210,7 +225,7 @@ final class Counters implements Model {
 
     @Override
     public StepInfo describe(int actor, int action) {
-        return new StepInfo(action == 0 ? "increment" : action == 1 ? "wrap" : "idle", "test");
+        return new StepInfo(action == 0 ? "increment" : action == 1 ? "wrap" : action == 2 ? "idle" : "slow increment", "test");
     }
 
     @Override

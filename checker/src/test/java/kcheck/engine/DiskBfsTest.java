@@ -51,6 +51,49 @@ class DiskBfsTest {
     }
 
     @Test
+    void theLongStepsAtTheEndOfALevelAreAnnouncedWithTheirCounts() {
+        List<String> phases = new java.util.ArrayList<>();
+        ProgressListener l = new ProgressListener() {
+            @Override
+            public void progress(Progress p) {
+            }
+
+            @Override
+            public void phase(String what) {
+                phases.add(what);
+            }
+        };
+        Engine.check(new Counters(4, 20).deadlockFree(), overflowing().withListener(l));
+        assertThat(phases).anyMatch(p -> p.matches("depth \\d+: checking the level's [0-9,]+ new states against \\d+ key run\\(s\\) on disk"))
+                .anyMatch(p -> p.matches("depth \\d+: [0-9,]+ of them seen before, [0-9,]+ new \\(\\d+ s\\)"))
+                .anyMatch(p -> p.startsWith("depth ") && p.contains(": RAM table full: writing its keys to disk"));
+        List<String> none = new java.util.ArrayList<>();
+        Engine.check(new Counters(4, 20).deadlockFree(), disk().withListener(new ProgressListener() {
+            @Override
+            public void progress(Progress p) {
+            }
+
+            @Override
+            public void phase(String what) {
+                none.add(what);
+            }
+        }));
+        assertThat(none).as("a search whose table never fills has no such steps").isEmpty();
+    }
+
+    @Test
+    void withTwoWorkersTheRamTableTakesItsLocksAndWithOneItNeedsNone() {
+        /* a race on the table is rare enough that no count here would show it; CompactStoreTest's
+           concurrent inserts show what the locks are for, this that the disk search asks for them */
+        for (int workers = 1; workers <= 2; workers++) {
+            DiskBfs search = new DiskBfs(new Counters(3, 3).deadlockFree(), disk().withWorkers(workers));
+            assertThat(search.run().stats().states()).isEqualTo(64);
+            assertThat(((kcheck.engine.store.CompactStore) search.store).concurrent()).as("%d workers", workers)
+                    .isEqualTo(workers > 1);
+        }
+    }
+
+    @Test
     void oneWorkerOnDiskGivesTheSameShortestTraceAsInRam() {
         for (Options o : List.of(disk(), overflowing())) {
             RunResult d = Engine.check(new Counters(4, 14).sumIsNever(40).neverStepsTo(13), o);

@@ -92,7 +92,7 @@ class PartialOrderProvisoTest {
     }
 
     /**
-     * State {loop, c}. Actor 0 turns {@code loop} round 0 → 1 → 2 → 0 for ever, touching nothing
+     * State {loop, c}. Actor 0 turns {@code loop} round 0 → 1 → 2 → 0 (or a longer loop) for ever, touching nothing
      * shared and nothing a property reads (footprint 0): it is always an ample set on its own.
      * Actor 1 sets {@code c} from 0 to 1 once, a step the invariant "c is never 1" observes.
      * Without the proviso the reduced search goes round actor 0's loop and never lets actor 1
@@ -100,9 +100,16 @@ class PartialOrderProvisoTest {
      */
     private static final class IgnoredActor extends TwoActors {
         final boolean claimsAcyclic;
+        /** States on actor 0's loop. */
+        final int loop;
 
         IgnoredActor(boolean claimsAcyclic) {
+            this(claimsAcyclic, 3);
+        }
+
+        IgnoredActor(boolean claimsAcyclic, int loop) {
             this.claimsAcyclic = claimsAcyclic;
+            this.loop = loop;
         }
 
         IgnoredActor cIsNever1() {
@@ -127,7 +134,7 @@ class PartialOrderProvisoTest {
 
         @Override
         public void successors(long[] s, StepSink out) {
-            out.step(0, 0, new long[] {(s[0] + 1) % 3, s[1]});
+            out.step(0, 0, new long[] {(s[0] + 1) % loop, s[1]});
             if (s[1] == 0) {
                 out.step(1, 0, new long[] {s[0], 1});
             }
@@ -174,6 +181,43 @@ class PartialOrderProvisoTest {
         RunResult r = Engine.check(new IgnoredActor(true).cIsNever1(), oneWorker());
         assertThat(r.stats().states()).isEqualTo(3);
         assertThat(r.property("c-is-not-1").verdict()).isEqualTo(Verdict.HOLDS);
+    }
+
+    @Test
+    void aLoopLongerThanTheRamTableClosesOnAStateOnlyTheDiskHoldsAndTheIgnoredActorStillMoves() {
+        /* 100,000 loop states, a RAM table of about 40,000: when the loop closes, (0,0) is in a key
+           run on disk and the RAM table calls it new. The disk search must treat it as possibly
+           present (every new successor is, in a cyclic model), or actor 1 is ignored for ever */
+        Options small = oneWorker().withStore(StoreMode.DISK).withMemoryBytes((4L << 20) + 300_000);
+        PropertyResult p = Engine.check(new IgnoredActor(false, 100_000).cIsNever1(), small).property("c-is-not-1");
+        assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(p.trace().length()).isEqualTo(1);
+    }
+
+    @Test
+    void aLoopWhoseEveryStepCrossesPartitionsStillLetsTheIgnoredActorMove() {
+        /* a partition count under which each of the loop's three steps goes to another partition:
+           no partition can tell whether the successor it sends away is stored there already, so it
+           must count it as possibly present, or every loop state keeps its ample set */
+        int k = 2;
+        while (!everyLoopStepCrosses(k)) {
+            k++;
+        }
+        PropertyResult p = Partitioned.check(new IgnoredActor(false).cIsNever1(), oneWorker(), new InMemoryDriver(k))
+                .property("c-is-not-1");
+        assertThat(p.verdict()).as("%d partitions", k).isEqualTo(Verdict.VIOLATED);
+        assertThat(p.trace().length()).isEqualTo(1);
+    }
+
+    private static boolean everyLoopStepCrosses(int k) {
+        for (int i = 0; i < 3; i++) {
+            int from = Partition.owner(Hashing.hash(new long[] {i, 0}, 0, 2), k);
+            int to = Partition.owner(Hashing.hash(new long[] {(i + 1) % 3, 0}, 0, 2), k);
+            if (from == to) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -36,6 +36,23 @@ class TraceRebuilderTest {
     }
 
     @Test
+    void ofTwoConcreteStepsToTheStoredStateTheTraceEndsWithTheOneThatViolates() {
+        /* each increment has a fast (0) and a slow (3) action to the same state; only the slow one to
+           3 violates. The stored step names the slow one by its ordinal from the canonical state, but
+           the rebuilder replays from the concrete state and matches canonical forms, where both
+           actions match: the last step must be chosen by the property, and the others need not be */
+        Counters c = symmetric(2, 3);
+        c.slowPath = true;
+        c.neverSlowStepsTo(3);
+        RawTrace t = Engine.check(c, Options.defaults().withWorkers(1)).property("never-slow-3").trace();
+        assertThat(t.length()).isEqualTo(3);
+        DfsTest.assertConsecutive(t);
+        int last = t.length() - 1;
+        assertThat(t.actions()[last]).as("the last step's action").isEqualTo(3);
+        assertThat(t.states().get(t.length())[t.actors()[last]]).isEqualTo(3);
+    }
+
+    @Test
     void aMetricWitnessUnderSymmetryIsAConcreteRun() {
         RunResult r = Engine.check(symmetric(3, 3).sumMetric(Long.MAX_VALUE), Options.defaults().withWorkers(1));
         RawTrace w = r.property("sum").metric().witnesses()[0];

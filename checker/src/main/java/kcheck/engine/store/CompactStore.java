@@ -104,6 +104,11 @@ public final class CompactStore implements StateStore {
         return (t.length - 2) / SLOT;
     }
 
+    /** True if adds from several threads are safe (a lock per table; see {@code concurrentInsertsStoreEachStateExactlyOnce}). */
+    public boolean concurrent() {
+        return concurrent;
+    }
+
     @Override
     public long add(long[] s, long h) {
         long k = key(h);
