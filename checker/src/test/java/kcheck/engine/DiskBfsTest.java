@@ -63,12 +63,12 @@ class DiskBfsTest {
                 phases.add(what);
             }
         };
-        Engine.check(new Counters(4, 20).deadlockFree(), overflowing().withListener(l));
+        Engine.check(new Counters(4, 15).deadlockFree(), overflowing().withListener(l));
         assertThat(phases).anyMatch(p -> p.matches("depth \\d+: checking the level's [0-9,]+ new states against \\d+ key run\\(s\\) on disk"))
                 .anyMatch(p -> p.matches("depth \\d+: [0-9,]+ of them seen before, [0-9,]+ new \\(\\d+ s\\)"))
                 .anyMatch(p -> p.startsWith("depth ") && p.contains(": RAM table full: writing its keys to disk"));
         List<String> none = new java.util.ArrayList<>();
-        Engine.check(new Counters(4, 20).deadlockFree(), disk().withListener(new ProgressListener() {
+        Engine.check(new Counters(4, 5).deadlockFree(), disk().withListener(new ProgressListener() {
             @Override
             public void progress(Progress p) {
             }
