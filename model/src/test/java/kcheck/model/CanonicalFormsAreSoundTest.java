@@ -49,7 +49,6 @@ class CanonicalFormsAreSoundTest {
         "lb-redo     | before | cpus=4 groups=2 tasks=2",
         "rwsem-owner | v6.12  | readers=0 writers=3 rt=w1 rounds=0 preempt=none",
         "rwsem-owner | v6.12  | readers=2 writers=1 rt=none rounds=0 preempt=writers",
-        "rwsem-owner | after  | readers=2 writers=2 rt=none rounds=0 preempt=none",
         "rwsem-owner | v5.4   | readers=0 writers=2 rt=none rounds=0 preempt=writers",
         "rwsem-owner | after  | readers=1 writers=2 rt=none rounds=0 preempt=none",
     })
