@@ -3,7 +3,6 @@ package kcheck.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -25,19 +24,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * the engine's and not involved: both graphs here take every step.
  */
 class CanonicalFormsAreSoundTest {
-
-    /** A state as a set element. */
-    record Key(long[] s) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(s, k.s);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(s);
-        }
-    }
 
     @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource(delimiter = '|', value = {
@@ -61,28 +47,28 @@ class CanonicalFormsAreSoundTest {
         }
         Model m = f.create(variant, f.params(p), Set.of(model.equals("lb-redo") ? "terminates" : "deadlock-free"));
         assertThat(m.reductions()).as("a configuration with a canonical form").isNotEmpty();
-        Set<Key> full = explore(m, false);
-        Set<Key> images = new HashSet<>();
-        for (Key k : full) {
+        Set<StateKey> full = explore(m, false);
+        Set<StateKey> images = new HashSet<>();
+        for (StateKey k : full) {
             long[] c = k.s().clone();
             m.canonicalize(c);
-            images.add(new Key(c));
+            images.add(new StateKey(c));
         }
-        Set<Key> reduced = explore(m, true);
+        Set<StateKey> reduced = explore(m, true);
         assertThat(images.size()).as("canonical forms of %d states", full.size()).isLessThan(full.size());
         assertThat(reduced.size()).as("states of the reduced search").isEqualTo(images.size());
         assertThat(images.containsAll(reduced)).as("every reduced state is the canonical form of a reachable state").isTrue();
     }
 
-    private static Set<Key> explore(Model m, boolean canonical) {
-        Set<Key> seen = new HashSet<>();
+    private static Set<StateKey> explore(Model m, boolean canonical) {
+        Set<StateKey> seen = new HashSet<>();
         ArrayDeque<long[]> queue = new ArrayDeque<>();
         StateSink add = s -> {
             long[] c = s.clone();
             if (canonical) {
                 m.canonicalize(c);
             }
-            if (seen.add(new Key(c))) {
+            if (seen.add(new StateKey(c))) {
                 queue.add(c);
             }
         };

@@ -2,7 +2,6 @@ package kcheck.model.lbredo;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +12,7 @@ import kcheck.model.Metric;
 import kcheck.model.Model;
 import kcheck.model.Params;
 import kcheck.model.Property;
+import kcheck.model.StateKey;
 import kcheck.model.StepProperty;
 
 /**
@@ -49,12 +49,12 @@ final class Explore {
     }
 
     static Result run(Model m) {
-        Map<Key, Integer> depth = new HashMap<>();
+        Map<StateKey, Integer> depth = new HashMap<>();
         ArrayDeque<long[]> queue = new ArrayDeque<>();
         m.initial(s -> {
             long[] c = s.clone();
             m.canonicalize(c);
-            if (depth.putIfAbsent(new Key(c), 0) == null) {
+            if (depth.putIfAbsent(new StateKey(c), 0) == null) {
                 queue.add(c);
             }
         });
@@ -72,7 +72,7 @@ final class Explore {
         long[] transitions = {0};
         while (!queue.isEmpty()) {
             long[] s = queue.poll();
-            int d = depth.get(new Key(s));
+            int d = depth.get(new StateKey(s));
             for (Metric mt : metrics) {
                 maxima.merge(mt.id(), mt.value(s, 0), Math::max);
             }
@@ -85,24 +85,12 @@ final class Explore {
                 }
                 long[] c = next.clone();
                 m.canonicalize(c);
-                if (depth.putIfAbsent(new Key(c), d + 1) == null) {
+                if (depth.putIfAbsent(new StateKey(c), d + 1) == null) {
                     queue.add(c);
                 }
             });
         }
         return new Result(depth.size(), transitions[0], violations, maxima);
-    }
-
-    private record Key(long[] s) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(s, k.s);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(s);
-        }
     }
 
     static Map<String, String> params(String... kv) {

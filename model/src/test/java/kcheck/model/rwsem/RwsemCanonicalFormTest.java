@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.model.Models;
+import kcheck.model.StateKey;
 
 /**
  * The canonical form may only pick, for each state, a symmetric image of it (readers sorted,
@@ -25,24 +26,6 @@ import kcheck.model.Models;
  * merge: PIT found such mutants surviving every other test, {@code ReductionsAgreeTest} included.
  */
 class RwsemCanonicalFormTest {
-
-    private static final class Key {
-        final long[] s;
-
-        Key(long[] s) {
-            this.s = s.clone();
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(s, k.s);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(s);
-        }
-    }
 
     @ParameterizedTest(name = "{0} readers={1} writers={2} rt={3} rounds={4}")
     @CsvSource({
@@ -57,31 +40,31 @@ class RwsemCanonicalFormTest {
         Model m = f.create(variant, f.params(Map.of("readers", readers, "writers", writers, "rt", rt, "rounds", rounds,
                 "preempt", "writers")), Set.of("exclusion", "owner-sound", "deadlock-free"));
         assertThat(m.reductions()).as("a configuration with a symmetry to check").isNotEmpty();
-        Set<Key> seen = new HashSet<>();
+        Set<StateKey> seen = new HashSet<>();
         ArrayDeque<long[]> queue = new ArrayDeque<>();
         m.initial(s -> {
-            if (seen.add(new Key(s))) {
+            if (seen.add(new StateKey(s))) {
                 queue.add(s.clone());
             }
         });
         while (!queue.isEmpty()) {
             long[] s = queue.poll();
             m.successors(s, (actor, action, next) -> {
-                if (seen.add(new Key(next))) {
+                if (seen.add(new StateKey(next))) {
                     queue.add(next.clone());
                 }
             });
             assertThat(seen.size()).as("state graph small enough for this test").isLessThan(300_000);
         }
         int merged = 0;
-        for (Key k : seen) {
-            long[] c = k.s.clone();
+        for (StateKey k : seen) {
+            long[] c = k.s().clone();
             m.canonicalize(c);
-            assertThat(seen.contains(new Key(c))).as("canonical form of %s is reachable", Arrays.toString(k.s)).isTrue();
+            assertThat(seen.contains(new StateKey(c))).as("canonical form of %s is reachable", k).isTrue();
             long[] cc = c.clone();
             m.canonicalize(cc);
             assertThat(cc).as("canonical form of a canonical form").containsExactly(c);
-            if (!Arrays.equals(c, k.s)) {
+            if (!Arrays.equals(c, k.s())) {
                 merged++;
             }
         }
