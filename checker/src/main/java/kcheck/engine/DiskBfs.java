@@ -385,17 +385,13 @@ final class DiskBfs extends Search {
             }
             bitmap = new long[(int) words];
             String liveRun = saturated ? "run-" + (++merges) + "-live.keys" : null;
-            options.listener().phase(String.format(java.util.Locale.ROOT,
-                    "depth %d: checking the level's %,d new states against %d key run(s) on disk", depth + 1, records, runs.size()));
+            announce("checking the level's %,d new states against %d key run(s) on disk", records, runs.size());
             long t0 = System.nanoTime();
             dead = antiJoin(next, bitmap, base, liveRun);
-            options.listener().phase(String.format(java.util.Locale.ROOT, "depth %d: %,d of them seen before, %,d new (%.0f s)",
-                    depth + 1, dead, records - dead, (System.nanoTime() - t0) / 1e9));
+            announce("%,d of them seen before, %,d new (%.0f s)", dead, records - dead, (System.nanoTime() - t0) / 1e9);
         }
         if (saturated) {
-            options.listener().phase(String.format(java.util.Locale.ROOT,
-                    "depth %d: RAM table full: writing its keys to disk as a sorted run, then refilling it with the new level",
-                    depth + 1));
+            announce("RAM table full: writing its keys to disk as a sorted run, then refilling it with the new level");
             String name = "run-" + (++merges) + "-ram.keys";
             try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
                 ram.forEachSorted(wr);
@@ -406,8 +402,7 @@ final class DiskBfs extends Search {
             reseed(next, bitmap, base);
         }
         if (runs.size() > MAX_RUNS) {
-            options.listener().phase(String.format(java.util.Locale.ROOT, "depth %d: merging %d key runs into one", depth + 1,
-                    runs.size()));
+            announce("merging %d key runs into one", runs.size());
             mergeRuns();
         }
         long live = records - dead;
@@ -421,6 +416,11 @@ final class DiskBfs extends Search {
         curLive = live;
         next = null;
         return live;
+    }
+
+    /** Tells the listener about a long end-of-level step of the level being counted (depth + 1). */
+    private void announce(String format, Object... args) {
+        options.listener().phase("depth " + (depth + 1) + ": " + String.format(java.util.Locale.ROOT, format, args));
     }
 
     /**

@@ -234,7 +234,12 @@ public final class CompactStore implements StateStore {
         byte[] old = t.slots;
         int cap = old == null ? MIN_CAPACITY : capacity(old);
         int next = old == null ? MIN_CAPACITY : (int) Math.min(Integer.MAX_VALUE / SLOT - 2, Math.max(cap + 1, cap * 6L / 5));
-        long bytes = (long) next * SLOT + 2;
+        return resize(t, next);
+    }
+
+    /** Gives table {@code t} {@code cap} slots, its keys rehashed into them; false if the budget or the heap refuses. */
+    private boolean resize(Table t, int cap) {
+        long bytes = (long) cap * SLOT + 2;
         if (!budget.reserve(bytes)) {
             return false;
         }
@@ -245,6 +250,7 @@ public final class CompactStore implements StateStore {
             budget.release(bytes);
             return false;
         }
+        byte[] old = t.slots;
         if (old != null) {
             rehash(old, a);
             budget.release(old.length);
@@ -376,20 +382,12 @@ public final class CompactStore implements StateStore {
     private void fill(Table t, long[] keys, int n) throws IOException {
         int used = t.used + n;
         int cap = Math.max(MIN_CAPACITY, (int) Math.min(Integer.MAX_VALUE / SLOT - 2, (long) Math.ceil(used / 0.8)));
-        long bytes = (long) cap * SLOT + 2;
-        if (!budget.reserve(bytes)) {
+        if (!resize(t, cap)) {
             throw new IOException("the memory budget is smaller than the checkpoint's state table");
         }
-        byte[] a = new byte[(int) bytes];
-        byte[] old = t.slots;
-        if (old != null) {
-            rehash(old, a);
-            budget.release(old.length);
-        }
         for (int i = 0; i < n; i++) {
-            place(a, keys[i]);
+            place(t.slots, keys[i]);
         }
-        t.slots = a;
         t.used = used;
     }
 
