@@ -49,11 +49,19 @@ import kcheck.model.Property;
  * A resumed search cuts every file back to the manifest and continues from the chunk where the
  * checkpoint was taken; files retired after a checkpoint are deleted only once a later checkpoint
  * no longer needs them.
+ *
+ * <p>Graded models ({@link Model#rank}): a state is found at one depth only, so the states of
+ * the level being built cannot repeat an older level's, and the table holds that level's keys and
+ * is emptied when the level ends: no runs are written and the table does not fill. The grading is
+ * checked on every state expanded; if it fails, the search stops INCOMPLETE. A search
+ * resumed from a checkpoint written before it relied on the grading first writes the table's keys
+ * as a run, which every later level is checked against as before: only the levels built under
+ * the checked grading are spared the older keys.
  */
 final class DiskBfs extends Search {
     private static final long MAGIC = 0x6b63686b64626673L;
-    /** 2: level chunks are compressed (their byte length is in the chunk list). */
-    private static final int VERSION = 2;
+    /** 2: level chunks are compressed (their byte length is in the chunk list); 3: whether the grading is relied on. */
+    private static final int VERSION = 3;
 
     private final int workers;
     private final Worker[] pool;
@@ -84,6 +92,10 @@ final class DiskBfs extends Search {
     private final List<Path> retired = new ArrayList<>();
     /** Runs already forced to disk by a checkpoint. */
     private final Set<String> synced = new HashSet<>();
+    /** The initial states' rank if the model claims a grading ({@link Model#rank}), else -1. */
+    private final long gradedRank;
+    /** The levels are built relying on the grading: the table holds only the level being built. */
+    private boolean graded;
 
     private volatile boolean pause;
     private volatile boolean terminate;
@@ -130,6 +142,30 @@ final class DiskBfs extends Search {
             pool[i].unsure = unsure;
         }
         this.nextCheckpoint = System.nanoTime() + d.every().toNanos();
+        this.gradedRank = d.graded() ? rankOfInitial() : -1;
+    }
+
+    /** The common rank of the initial states, or -1 if the model claims no grading (or they differ). */
+    private long rankOfInitial() {
+        long r = -2;
+        for (long[] s0 : initial) {
+            long[] s = s0.clone();
+            canonical(s);
+            long x = model.rank(s);
+            if (x < 0 || (r != -2 && x != r)) {
+                return -1;
+            }
+            r = x;
+        }
+        return r < 0 ? -1 : r;
+    }
+
+    /** From now on the levels are built relying on the grading (checked on every state). */
+    private void relyOnGrading() {
+        graded = true;
+        for (Worker wk : pool) {
+            wk.graded = gradedRank;
+        }
     }
 
     private final class Worker extends Expander {
@@ -265,6 +301,10 @@ final class DiskBfs extends Search {
         states = curLive;
         curBase = 0;
         startBlock = dlinks.nextBlock();
+        if (gradedRank >= 0) {
+            relyOnGrading();
+            ram.clear();
+        }
     }
 
     /** Runs levels until done; true if the state space was exhausted. */
@@ -384,13 +424,17 @@ final class DiskBfs extends Search {
                 return 0;
             }
             bitmap = new long[(int) words];
-            String liveRun = saturated ? "run-" + (++merges) + "-live.keys" : null;
+            /* a graded level's survivors are never looked up again: no run of them */
+            String liveRun = saturated && !graded ? "run-" + (++merges) + "-live.keys" : null;
             announce("checking the level's %,d new states against %d key run(s) on disk", records, runs.size());
             long t0 = System.nanoTime();
             dead = antiJoin(next, bitmap, base, liveRun);
             announce("%,d of them seen before, %,d new (%.0f s)", dead, records - dead, (System.nanoTime() - t0) / 1e9);
         }
-        if (saturated) {
+        if (graded) {
+            /* the next level's states have the next rank: none of them is in this one */
+            ram.clear();
+        } else if (saturated) {
             announce("RAM table full: writing its keys to disk as a sorted run, then refilling it with the new level");
             String name = "run-" + (++merges) + "-ram.keys";
             try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
@@ -399,7 +443,10 @@ final class DiskBfs extends Search {
             }
             runs.add(name);
             ram.clear();
-            reseed(next, bitmap, base);
+            if (gradedRank < 0) {
+                reseed(next, bitmap, base);
+            }
+            /* else the search relies on the grading from the next level on: the level's keys are in the live run */
         }
         if (runs.size() > MAX_RUNS) {
             announce("merging %d key runs into one", runs.size());
@@ -415,7 +462,30 @@ final class DiskBfs extends Search {
         curBase = base;
         curLive = live;
         next = null;
+        if (!graded && gradedRank >= 0) {
+            keepKeysAsRun();
+        }
         return live;
+    }
+
+    /**
+     * Resumed from a checkpoint that did not rely on the grading: the table's keys (with the runs,
+     * every state found so far) become a run that later levels are checked against, and the
+     * table is emptied to hold one level at a time.
+     */
+    private void keepKeysAsRun() throws IOException {
+        announce("the model is graded: the %,d keys in RAM go to disk as a sorted run, and from now on RAM holds one level",
+                ram.stored());
+        if (ram.stored() > 0) {
+            String name = "run-" + (++merges) + "-ram.keys";
+            try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
+                ram.forEachSorted(wr);
+                runKeys.add(wr.count());
+            }
+            runs.add(name);
+        }
+        ram.clear();
+        relyOnGrading();
     }
 
     /** Tells the listener about a long end-of-level step of the level being counted (depth + 1). */
@@ -682,6 +752,7 @@ final class DiskBfs extends Search {
             }
             out.writeUTF(ramName);
             out.writeInt(merges);
+            out.writeBoolean(graded);
             checks.write(out);
             out.writeLong(MAGIC);
         }
@@ -710,7 +781,8 @@ final class DiskBfs extends Search {
             throw new CheckpointException("no checkpoint in " + dir + " (checkpoint.bin is missing)");
         }
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(manifest), 1 << 16))) {
-            if (in.readLong() != MAGIC || in.readInt() != VERSION) {
+            int version = in.readLong() == MAGIC ? in.readInt() : -1;
+            if (version != VERSION && version != 2) {
                 throw new CheckpointException(manifest + " is not a kcheck checkpoint of this version");
             }
             String id = in.readUTF();
@@ -747,6 +819,12 @@ final class DiskBfs extends Search {
             }
             ramFile = in.readUTF();
             merges = in.readInt();
+            if (version >= 3 && in.readBoolean()) {
+                if (gradedRank < 0) {
+                    throw new CheckpointException("the checkpoint in " + dir + " relies on the model's grading, which this search does not");
+                }
+                relyOnGrading();
+            }
             checks.read(in);
             if (in.readLong() != MAGIC) {
                 throw new CheckpointException(manifest + " is truncated");

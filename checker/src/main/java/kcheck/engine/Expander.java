@@ -57,6 +57,13 @@ abstract class Expander implements StepSink {
      * table): for the cycle proviso such a successor counts as already visited (conservative).
      */
     boolean unsure;
+    /**
+     * The rank of the initial states if the search relies on the model's grading
+     * ({@link kcheck.model.Model#rank}): every state expanded at depth d must then have rank
+     * {@code graded + d}, else the search stops INCOMPLETE. Every live state of a level is
+     * expanded, so no state of a wrong rank is left unseen. -1: not relied on.
+     */
+    long graded = -1;
 
     Expander(Search search) {
         this.search = search;
@@ -111,6 +118,9 @@ abstract class Expander implements StepSink {
         this.curId = id;
         this.depth = depth;
         this.n = 0;
+        if (graded >= 0 && !ranked(cur, depth)) {
+            return;
+        }
         model.successors(cur, this);
         expanded++;
         transitions += n;
@@ -174,6 +184,18 @@ abstract class Expander implements StepSink {
             }
         }
         return present;
+    }
+
+    /** Checks the model's grading on {@code s} at {@code depth}; stops the search if it fails. */
+    private boolean ranked(long[] s, int depth) {
+        long r = model.rank(s);
+        if (r == graded + depth) {
+            return true;
+        }
+        search.limit(String.format(java.util.Locale.ROOT,
+                "the model's grading is false: a state at depth %d has rank %d, not %d (the disk search relies on it)", depth, r,
+                graded + depth));
+        return false;
     }
 
     @Override

@@ -28,9 +28,19 @@ public record Options(Strategy strategy, StoreMode store, long maxStates, Durati
      * @param checkpoint write checkpoints into {@code dir} (kept after the run)
      * @param resume     continue from the checkpoint in {@code dir}
      * @param every      time between checkpoints (at least; more if a checkpoint took long)
+     * @param graded     rely on the model's grading ({@link kcheck.model.Model#rank}) if it claims one
      */
-    public record Disk(java.nio.file.Path dir, boolean checkpoint, boolean resume, Duration every) {
+    public record Disk(java.nio.file.Path dir, boolean checkpoint, boolean resume, Duration every, boolean graded) {
         public static final Disk NONE = new Disk(null, false, false, Duration.ofMinutes(5));
+
+        public Disk(java.nio.file.Path dir, boolean checkpoint, boolean resume, Duration every) {
+            this(dir, checkpoint, resume, every, true);
+        }
+
+        /** The same files, relying on a grading or not. */
+        public Disk withGraded(boolean g) {
+            return new Disk(dir, checkpoint, resume, every, g);
+        }
     }
 
     public Options withDisk(Disk d) {

@@ -159,6 +159,11 @@ final class GuardedModel implements Model {
     }
 
     @Override
+    public long rank(long[] state) {
+        return delegate.rank(state);
+    }
+
+    @Override
     public Model fork() {
         return new GuardedModel(delegate.fork(), file, propertyIds);
     }

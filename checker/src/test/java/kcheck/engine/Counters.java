@@ -42,6 +42,8 @@ final class Counters implements Model {
     boolean footprints;
     /** Every increment can also be taken by a second action, 3 ("slow increment"), to the same state. */
     boolean slowPath;
+    /** Claims the grading "rank = sum of the counters" ({@link Model#rank}): true unless the counters wrap. */
+    boolean graded;
     /** Further initial states (after the all-zero one). */
     final List<long[]> moreInitial = new ArrayList<>();
 
@@ -245,6 +247,18 @@ final class Counters implements Model {
         if (symmetric) {
             Arrays.sort(s);
         }
+    }
+
+    @Override
+    public long rank(long[] s) {
+        if (!graded) {
+            return -1;
+        }
+        long r = 0;
+        for (long v : s) {
+            r += v;
+        }
+        return r;
     }
 
     @Override

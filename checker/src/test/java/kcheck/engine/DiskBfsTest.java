@@ -207,6 +207,124 @@ class DiskBfsTest {
         assertThat(resumed.stats().depth()).isEqualTo(whole.stats().depth());
     }
 
+    private static Counters graded(Counters c) {
+        c.graded = true;
+        return c;
+    }
+
+    /** The end-of-level steps a search announces. */
+    private static ProgressListener phases(List<String> out) {
+        return new ProgressListener() {
+            @Override
+            public void progress(Progress p) {
+            }
+
+            @Override
+            public void phase(String what) {
+                out.add(what);
+            }
+        };
+    }
+
+    /**
+     * 8 MiB: once the table's 65,536 small tables are allocated (3.2 MiB), room for about 400,000
+     * keys. The {@code Counters(4, 32)} search below has 1,185,921 states, and 22,913 on its largest level.
+     */
+    private static Options roomForALevel() {
+        return disk().withMemoryBytes(8L << 20);
+    }
+
+    @Test
+    void aGradedModelsLevelsAreCountedWithOneLevelInRamAndNoRunsOnDisk() {
+        RunResult exact = Engine.check(new Counters(4, 32).deadlockFree(), Options.defaults().withWorkers(1));
+        for (Options o : List.of(roomForALevel(), roomForALevel().withWorkers(2))) {
+            List<String> seen = new java.util.ArrayList<>();
+            RunResult r = Engine.check(graded(new Counters(4, 32).deadlockFree()), o.withListener(phases(seen)));
+            assertThat(r.stats().states()).as(o.toString()).isEqualTo(exact.stats().states()).isEqualTo(33L * 33 * 33 * 33);
+            assertThat(r.stats().transitions()).isEqualTo(exact.stats().transitions());
+            assertThat(r.stats().depth()).isEqualTo(128);
+            assertThat(r.property("deadlock-free").verdict()).isEqualTo(Verdict.HOLDS);
+            assertThat(seen).as("no level overflows the table that the whole search overflows").isEmpty();
+        }
+        List<String> ungraded = new java.util.ArrayList<>();
+        Engine.check(graded(new Counters(4, 32).deadlockFree()),
+                roomForALevel().withDisk(Options.Disk.NONE.withGraded(false)).withListener(phases(ungraded)));
+        assertThat(ungraded).as("the same search not relying on the grading moves its table to disk")
+                .anyMatch(p -> p.contains("RAM table full"));
+    }
+
+    @Test
+    void aGradingTheModelBreaksEndsTheSearchIncomplete() {
+        Counters lying = wrapping(4, 20);
+        lying.graded = true;
+        RunResult r = Engine.check(lying, overflowing().withMaxDepth(500));
+        assertThat(r.stats().complete()).isFalse();
+        assertThat(r.property("deadlock-free").verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(r.stats().limit()).contains("grading is false: a state at depth 21 has rank 0, not 21");
+    }
+
+    @Test
+    void initialStatesOfDifferentRanksAreSearchedWithoutTheGrading() {
+        Counters c = graded(new Counters(3, 6).deadlockFree());
+        c.moreInitial.add(new long[] {0, 0, 1});
+        RunResult r = Engine.check(c, overflowing());
+        assertThat(r.stats().complete()).isTrue();
+        assertThat(r.stats().states()).isEqualTo(7L * 7 * 7);
+    }
+
+    @Test
+    void aCheckpointWrittenWithoutTheGradingResumesRelyingOnIt(@TempDir Path dir) throws Exception {
+        Counters model = graded(new Counters(4, 32).sumIsNever(100).deadlockFree());
+        RunResult whole = Engine.check(model, Options.defaults().withWorkers(1));
+        Options.Disk every = new Options.Disk(dir, true, false, Duration.ofMillis(100), false);
+        assertThatThrownBy(() -> Engine.check(model, roomForALevel().withDisk(every).withListener(crashAtACheckpointOfDepth(75))))
+                .hasMessageContaining("crash");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("the table had overflowed before the crash")
+                    .anyMatch(f -> f.matches("run-\\d+-\\w+\\.keys"));
+        }
+        List<String> seen = new java.util.ArrayList<>();
+        RunResult resumed = Engine.check(model, roomForALevel().withListener(phases(seen))
+                .withDisk(new Options.Disk(dir, true, true, Duration.ofMinutes(5))));
+        assertThat(resumed.stats().states()).isEqualTo(whole.stats().states());
+        assertThat(resumed.stats().transitions()).isEqualTo(whole.stats().transitions());
+        assertThat(resumed.property("sum-is-not-100").trace().length()).isEqualTo(whole.property("sum-is-not-100").trace().length())
+                .isEqualTo(100);
+        int from = 0;
+        while (from < seen.size() && !seen.get(from).matches("depth \\d+: the model is graded: the [0-9,]+ keys in RAM go to disk as a sorted run.*")) {
+            from++;
+        }
+        assertThat(from).as("announced: %s", seen).isLessThan(seen.size());
+        assertThat(seen.subList(from, seen.size())).as("a level's keys fit the table").noneMatch(p -> p.contains("RAM table full"));
+        assertThatThrownBy(() -> Engine.check(model, roomForALevel()
+                .withDisk(new Options.Disk(dir, true, true, Duration.ofMinutes(5), false))))
+                .isInstanceOf(CheckpointException.class).hasMessageContaining("relies on the model's grading");
+    }
+
+    /**
+     * The grading is false only where the search did not yet rely on it: J (rank 5) is found at
+     * depth 1, and found again at depth 5, after the resume, through X1..X4 whose ranks are right.
+     * Only the run of the keys found before the resume tells the search that J is not new.
+     */
+    @Test
+    void theKeysFoundBeforeTheSearchReliedOnTheGradingStayKnown(@TempDir Path dir) throws Exception {
+        HandGraph g = new HandGraph(new long[] {10, 11, 12, 13, 14, 15},
+                new int[][] {{0, 1, 0}, {0, 2, 0}, {2, 3, 0}, {3, 4, 0}, {4, 5, 0}, {5, 1, 0}}, null, false)
+                .with(new kcheck.model.Invariant("anything", "holds everywhere") {
+                    @Override
+                    public boolean holds(long[] s) {
+                        return true;
+                    }
+                });
+        g.ranks = new long[] {0, 5, 1, 2, 3, 4};
+        assertThatThrownBy(() -> Engine.check(g, disk().withDisk(new Options.Disk(dir, true, false, Duration.ZERO, false))
+                .withListener(crashAtACheckpointOfDepth(2)))).hasMessageContaining("crash");
+        RunResult resumed = Engine.check(g, disk().withDisk(new Options.Disk(dir, true, true, Duration.ZERO)));
+        assertThat(resumed.stats().complete()).isTrue();
+        assertThat(resumed.stats().states()).isEqualTo(6);
+        assertThat(resumed.stats().depth()).isEqualTo(4);
+    }
+
     @Test
     void anInitialStateThatViolatesIsReportedAtDepthZero() {
         Counters c = new Counters(3, 4).sumIsNever(0);
@@ -225,6 +343,22 @@ class DiskBfsTest {
         RunResult r = Engine.check(c, disk());
         assertThat(r.stats().states()).isEqualTo(ram.stats().states()).isEqualTo(35);
         assertThat(r.stats().transitions()).isEqualTo(ram.stats().transitions());
+    }
+
+    /** A listener that throws (a crash of the search) right after the first checkpoint at depth {@code d} or deeper. */
+    private static ProgressListener crashAtACheckpointOfDepth(int d) {
+        return new ProgressListener() {
+            @Override
+            public void progress(Progress p) {
+            }
+
+            @Override
+            public void checkpoint(Path dir, long states, int depth, double seconds) {
+                if (depth >= d) {
+                    throw new IllegalStateException("crash after a checkpoint at depth " + depth);
+                }
+            }
+        };
     }
 
     /** A listener that throws (a crash of the search) right after checkpoint number {@code n} is written. */

@@ -35,6 +35,8 @@ final class HandGraph implements Model {
     private final int[] canonical;
     private final Progress progress;
     private final List<Property> extra = new ArrayList<>();
+    /** Per node, the rank this graph claims ({@link Model#rank}); null: no claim. A graded graph has no progress property (the disk search takes it). */
+    long[] ranks;
     /** Called once when the cycle analysis forks the model, before it looks at any state. */
     volatile Runnable onAnalysis = () -> { };
 
@@ -181,7 +183,7 @@ final class HandGraph implements Model {
 
     @Override
     public List<Property> properties() {
-        List<Property> all = new ArrayList<>(List.of(progress));
+        List<Property> all = new ArrayList<>(ranks == null ? List.of(progress) : List.of());
         all.addAll(extra);
         return all;
     }
@@ -203,6 +205,11 @@ final class HandGraph implements Model {
     @Override
     public void decode(long[] s, FieldSink sink) {
         sink.field(FieldSink.SHARED, "node", Long.toString(node.get(s[0])));
+    }
+
+    @Override
+    public long rank(long[] s) {
+        return ranks == null ? -1 : ranks[node.get(s[0])];
     }
 
     @Override

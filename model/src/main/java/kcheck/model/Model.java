@@ -112,6 +112,18 @@ public interface Model {
     }
 
     /**
+     * A grading of the state graph, or -1 if the model claims none. A model that returns a rank
+     * claims that all its initial states have one rank and that every step from a state of rank
+     * {@code r} leads to a state of rank {@code r + 1}. Then a state is found at one BFS depth only,
+     * and the disk search remembers the keys of the level it is building and no older ones. The
+     * engine checks the claim on every state it expands, and a search in which it fails
+     * ends INCOMPLETE.
+     */
+    default long rank(long[] state) {
+        return -1;
+    }
+
+    /**
      * Returns a copy safe for use by another thread (own scratch space). Models without mutable
      * scratch state may return {@code this}.
      */

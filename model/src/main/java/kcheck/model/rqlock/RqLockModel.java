@@ -25,6 +25,8 @@ final class RqLockModel implements Model {
     private final RqLockLayout lay;
     private final RqLockSteps steps;
     private final RqLockDecoder decoder;
+    /** Null if the step counts depend on the path taken (a spinlock with loops or uneven paths). */
+    private final RqLockRank rank;
     private final List<Property> properties;
 
     RqLockModel(String variant, Params params, RqLockProgram prog, Set<String> selected) {
@@ -32,6 +34,7 @@ final class RqLockModel implements Model {
         this.params = params;
         this.lay = new RqLockLayout(prog, params, selected);
         this.steps = new RqLockSteps(lay, selected.contains("mutual-exclusion"));
+        this.rank = RqLockRank.of(lay);
         RqLockProperties props = new RqLockProperties(lay, steps);
         this.properties = props.build(selected);
         this.decoder = new RqLockDecoder(lay, steps, props);
@@ -41,6 +44,7 @@ final class RqLockModel implements Model {
         this.variant = m.variant;
         this.params = m.params;
         this.lay = m.lay;
+        this.rank = m.rank;
         this.steps = m.steps.fork();
         this.decoder = m.decoder;
         this.properties = m.properties;
@@ -107,6 +111,12 @@ final class RqLockModel implements Model {
     @Override
     public boolean acyclic() {
         return !lay.spinlock.hasLoops();
+    }
+
+    /** The CPUs' steps taken: every step is one CPU's and advances its place in a tree-shaped program. */
+    @Override
+    public long rank(long[] s) {
+        return rank == null ? -1 : rank.of(s);
     }
 
     @Override
