@@ -69,4 +69,28 @@ class PairSorterTest {
         }
         assertThat(out).extracting(p -> p[0] + ":" + p[1]).containsExactly("3:0", "5:1", "5:4", "5:9", "5:12");
     }
+
+    @Test
+    void halvesSortedInTheBackgroundMergeIntoOneOrderAndTheSorterCanBeReused(@TempDir Path dir) throws Exception {
+        java.util.Random rnd = new java.util.Random(19);
+        try (PairSorter s = new PairSorter(dir, 64)) {
+            for (int round = 0; round < 2; round++) {
+                List<long[]> in = new ArrayList<>();
+                for (int i = 0; i < 5_000; i++) {
+                    long[] p = {rnd.nextInt(700) - 350, i};
+                    in.add(p);
+                    s.add(p[0], p[1]);
+                }
+                List<long[]> out = new ArrayList<>();
+                s.finish((k, id) -> out.add(new long[] {k, id}));
+                in.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+                assertThat(out).as("round %d", round).extracting(p -> p[0] + ":" + p[1])
+                        .containsExactlyElementsOf(in.stream().map(p -> p[0] + ":" + p[1]).toList());
+                s.close();
+                try (var files = java.nio.file.Files.list(dir)) {
+                    assertThat(files.toList()).as("spill files removed").isEmpty();
+                }
+            }
+        }
+    }
 }
