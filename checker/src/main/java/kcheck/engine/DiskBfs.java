@@ -474,9 +474,11 @@ final class DiskBfs extends Search {
      * table is emptied to hold one level at a time.
      */
     private void keepKeysAsRun() throws IOException {
-        announce("the model is graded: the %,d keys in RAM go to disk as a sorted run, and from now on RAM holds one level",
-                ram.stored());
-        if (ram.stored() > 0) {
+        if (ram.stored() == 0) {
+            announce("the model is graded: every key found so far is in the runs on disk, and from now on RAM holds one level");
+        } else {
+            announce("the model is graded: the %,d keys in RAM go to disk as a sorted run, and from now on RAM holds one level",
+                    ram.stored());
             String name = "run-" + (++merges) + "-ram.keys";
             try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
                 ram.forEachSorted(wr);
