@@ -27,6 +27,8 @@ abstract class Expander implements StepSink {
     private long[] batch;
     private long[] hashes;
     private int[] actorOf;
+    /** Per successor: it is the state being expanded (a self-loop), so it is stored already and is neither hashed nor looked up. */
+    private boolean[] loop;
     private int n;
     int sink;
 
@@ -75,6 +77,7 @@ abstract class Expander implements StepSink {
         this.batch = new long[16 * w];
         this.hashes = new long[16];
         this.actorOf = new int[16];
+        this.loop = new boolean[16];
         this.por = reduce && search.options.partialOrder() && model.partialOrder() && search.checks.progress.length == 0;
         this.proviso = !model.acyclic();
         this.actors = model.actors().size();
@@ -133,7 +136,7 @@ abstract class Expander implements StepSink {
         int ample = por && n > 1 ? ampleActor() : -1;
         StateStore store = search.store;
         for (int k = 0; k < n; k++) {
-            if (ample < 0 || actorOf[k] == ample) {
+            if ((ample < 0 || actorOf[k] == ample) && !loop[k]) {
                 sink ^= store.touch(hashes[k]);
             }
         }
@@ -158,6 +161,10 @@ abstract class Expander implements StepSink {
         boolean present = false;
         for (int k = 0; k < n; k++) {
             if (only >= 0 && (actorOf[k] == only) != in) {
+                continue;
+            }
+            if (loop[k]) {
+                present = true;
                 continue;
             }
             System.arraycopy(batch, k * w, one, 0, w);
@@ -208,6 +215,7 @@ abstract class Expander implements StepSink {
             batch = java.util.Arrays.copyOf(batch, Math.max(batch.length, (k + 1) * w) * 2);
             hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
             actorOf = java.util.Arrays.copyOf(actorOf, actorOf.length * 2);
+            loop = java.util.Arrays.copyOf(loop, loop.length * 2);
         }
         actorOf[k] = actor;
         int off = k * w;
@@ -217,7 +225,14 @@ abstract class Expander implements StepSink {
             model.canonicalize(one);
             System.arraycopy(one, 0, batch, off, w);
         }
-        hashes[k] = Hashing.hash(batch, off, w);
+        boolean same = true;
+        for (int i = 0; i < w && same; i++) {
+            same = batch[off + i] == cur[i];
+        }
+        loop[k] = same;
+        if (!same) {
+            hashes[k] = Hashing.hash(batch, off, w);
+        }
     }
 
     /** A new state was stored with {@code id}; {@code s} is its packed form (scratch: copy to keep). */
