@@ -428,7 +428,12 @@ final class DiskBfs extends Search {
             String liveRun = saturated && !graded ? "run-" + (++merges) + "-live.keys" : null;
             announce("checking the level's %,d new states against %d key run(s) on disk", records, runs.size());
             long t0 = System.nanoTime();
-            dead = antiJoin(next, bitmap, base, liveRun);
+            if (graded && !saturated) {
+                /* the table holds exactly the level's keys, once each: look them up, in order, from the table itself */
+                dead = olderKeys(next, bitmap, base);
+            } else {
+                dead = antiJoin(next, bitmap, base, liveRun);
+            }
             announce("%,d of them seen before, %,d new (%.0f s)", dead, records - dead, (System.nanoTime() - t0) / 1e9);
         }
         if (graded) {
@@ -552,6 +557,85 @@ final class DiskBfs extends Search {
             }
         }
         return dead[0];
+    }
+
+    /**
+     * For a graded level whose keys are all in the table (once each): marks dead the states whose
+     * key is in a run (found before the search relied on the grading). The table streams its keys
+     * in order, in one key range per worker, and each worker looks its range up in every run.
+     * Returns the number of dead states.
+     */
+    private long olderKeys(DiskFrontier level, long[] bitmap, long base) throws IOException {
+        int parts = workers;
+        java.util.Set<Long> old = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < parts; p++) {
+            int part = p;
+            Thread t = new Thread(() -> {
+                List<KeyRun.Reader> readers = new ArrayList<>();
+                try {
+                    for (String r : runs) {
+                        readers.add(new KeyRun.Reader(dir.resolve(r)));
+                    }
+                    ram.forEachSorted(part, parts, k -> {
+                        for (KeyRun.Reader rd : readers) {
+                            if (rd.contains(k)) {
+                                old.add(k);
+                                return;
+                            }
+                        }
+                    });
+                } catch (IOException | RuntimeException e) {
+                    failures.add(e);
+                } finally {
+                    for (KeyRun.Reader rd : readers) {
+                        try {
+                            rd.close();
+                        } catch (IOException e) {
+                            // read-only
+                        }
+                    }
+                }
+            }, "kcheck-disk-lookup-" + p);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while checking the level");
+            }
+        }
+        if (!failures.isEmpty()) {
+            Throwable f = failures.get(0);
+            if (f instanceof IOException io) {
+                throw io;
+            }
+            throw (RuntimeException) f;
+        }
+        if (old.isEmpty()) {
+            return 0;
+        }
+        long dead = 0;
+        int rec = w + 1;
+        try (DiskFrontier.Reader in = level.new Reader()) {
+            for (int c = 0; c < level.chunks(); c++) {
+                int n = in.read(c);
+                for (int r = 0; r < n; r++) {
+                    int off = r * rec;
+                    if (old.contains(CompactStore.key(Hashing.hash(in.buf, off + 1, w)))) {
+                        long x = in.buf[off] - base;
+                        bitmap[(int) (x >>> 6)] |= 1L << x;
+                        dead++;
+                    }
+                }
+            }
+        }
+        return dead;
     }
 
     /** Runs beyond which they are merged into one (each level's check reads every run). */

@@ -288,8 +288,19 @@ public final class CompactStore implements StateStore {
      * of their top bits as signed values, each table's keys sorted. Not during concurrent adds.
      */
     public void forEachSorted(KeySink out) throws IOException {
+        forEachSorted(0, 1, out);
+    }
+
+    /**
+     * Streams part {@code part} of {@code parts} of the stored keys, ascending: the parts split the
+     * key range in order, so that several threads may each stream one at the same time (nothing
+     * may be stored meanwhile).
+     */
+    public void forEachSorted(int part, int parts, KeySink out) throws IOException {
         long[] buf = new long[64];
-        for (int j = 0; j < TABLES; j++) {
+        int from = (int) ((long) TABLES * part / parts);
+        int to = (int) ((long) TABLES * (part + 1) / parts);
+        for (int j = from; j < to; j++) {
             int ti = j ^ (TABLES >>> 1);
             byte[] a = tables[ti].slots;
             if (a == null) {
