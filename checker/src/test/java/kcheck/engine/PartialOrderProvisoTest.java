@@ -167,6 +167,17 @@ class PartialOrderProvisoTest {
     }
 
     @Test
+    void anAmpleStepBackToTheSameStateClosesACycleToo() {
+        /* a loop of length 1: actor 0's only step leads back to the state being expanded, which the
+           expander recognises without asking the store; it must still count as a visited state */
+        for (Options o : List.of(oneWorker(), oneWorker().withStore(StoreMode.DISK))) {
+            PropertyResult p = Engine.check(new IgnoredActor(false, 1).cIsNever1(), o).property("c-is-not-1");
+            assertThat(p.verdict()).as(o.store().toString()).isEqualTo(Verdict.VIOLATED);
+            assertThat(p.trace().actors()).containsExactly(1);
+        }
+    }
+
+    @Test
     void theIgnoredActorsViolationIsFoundWithAShortestTrace() {
         PropertyResult p = Engine.check(new IgnoredActor(false).cIsNever1(), oneWorker()).property("c-is-not-1");
         assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
