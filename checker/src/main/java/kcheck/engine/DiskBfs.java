@@ -441,12 +441,7 @@ final class DiskBfs extends Search {
             ram.clear();
         } else if (saturated) {
             announce("RAM table full: writing its keys to disk as a sorted run, then refilling it with the new level");
-            String name = "run-" + (++merges) + "-ram.keys";
-            try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
-                ram.forEachSorted(wr);
-                runKeys.add(wr.count());
-            }
-            runs.add(name);
+            ramToRun();
             ram.clear();
             if (gradedRank < 0) {
                 reseed(next, bitmap, base);
@@ -484,15 +479,20 @@ final class DiskBfs extends Search {
         } else {
             announce("the model is graded: the %,d keys in RAM go to disk as a sorted run, and from now on RAM holds one level",
                     ram.stored());
-            String name = "run-" + (++merges) + "-ram.keys";
-            try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
-                ram.forEachSorted(wr);
-                runKeys.add(wr.count());
-            }
-            runs.add(name);
+            ramToRun();
         }
         ram.clear();
         relyOnGrading();
+    }
+
+    /** Writes the table's keys to a new sorted run on disk, one of the runs every later level is checked against. */
+    private void ramToRun() throws IOException {
+        String name = "run-" + (++merges) + "-ram.keys";
+        try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
+            ram.forEachSorted(wr);
+            runKeys.add(wr.count());
+        }
+        runs.add(name);
     }
 
     /** Tells the listener about a long end-of-level step of the level being counted (depth + 1). */
