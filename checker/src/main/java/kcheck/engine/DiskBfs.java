@@ -375,11 +375,8 @@ final class DiskBfs extends Search {
                         long[] buf = wk.in.buf;
                         for (int r = 0; r < n; r++) {
                             long id = buf[r * rec];
-                            if (dead != null) {
-                                long x = id - base;
-                                if ((dead[(int) (x >>> 6)] & (1L << x)) != 0) {
-                                    continue;
-                                }
+                            if (isDead(dead, id - base)) {
+                                continue;
                             }
                             System.arraycopy(buf, r * rec + 1, wk.cur, 0, w);
                             wk.expand(id, depth);
@@ -510,16 +507,10 @@ final class DiskBfs extends Search {
         if (sorter == null) {
             sorter = new PairSorter(dir, sortPairs);
         }
-        int rec = w + 1;
-        try (DiskFrontier.Reader in = level.new Reader()) {
-            for (int c = 0; c < level.chunks(); c++) {
-                int n = in.read(c);
-                for (int r = 0; r < n; r++) {
-                    int off = r * rec;
-                    sorter.add(CompactStore.key(Hashing.hash(in.buf, off + 1, w)), in.buf[off]);
-                }
-            }
-        }
+        forEachRecord(level, (id, key) -> {
+            sorter.add(key, id);
+            return true;
+        });
         List<KeyRun.Reader> readers = new ArrayList<>();
         KeyRun.Writer live = liveRun == null ? null : new KeyRun.Writer(dir.resolve(liveRun));
         long[] dead = {0};
@@ -538,8 +529,7 @@ final class DiskBfs extends Search {
                     isDead = readers.get(i).contains(k);
                 }
                 if (isDead) {
-                    long x = id - base;
-                    bitmap[(int) (x >>> 6)] |= 1L << x;
+                    markDead(bitmap, id - base);
                     dead[0]++;
                 } else if (live != null) {
                     live.add(k);
@@ -620,22 +610,15 @@ final class DiskBfs extends Search {
         if (old.isEmpty()) {
             return 0;
         }
-        long dead = 0;
-        int rec = w + 1;
-        try (DiskFrontier.Reader in = level.new Reader()) {
-            for (int c = 0; c < level.chunks(); c++) {
-                int n = in.read(c);
-                for (int r = 0; r < n; r++) {
-                    int off = r * rec;
-                    if (old.contains(CompactStore.key(Hashing.hash(in.buf, off + 1, w)))) {
-                        long x = in.buf[off] - base;
-                        bitmap[(int) (x >>> 6)] |= 1L << x;
-                        dead++;
-                    }
-                }
+        long[] dead = {0};
+        forEachRecord(level, (id, key) -> {
+            if (old.contains(key)) {
+                markDead(bitmap, id - base);
+                dead[0]++;
             }
-        }
-        return dead;
+            return true;
+        });
+        return dead[0];
     }
 
     /** Runs beyond which they are merged into one (each level's check reads every run). */
@@ -658,26 +641,39 @@ final class DiskBfs extends Search {
     }
 
     /** Puts the live states of the new level back into the emptied table (the next level revisits them most). */
-    private void reseed(DiskFrontier level, long[] dead, long base) {
+    private void reseed(DiskFrontier level, long[] dead, long base) throws IOException {
+        forEachRecord(level, (id, key) -> isDead(dead, id - base) || ram.put(key));
+    }
+
+    /** Receives a level's records as (id, key); false stops the walk. */
+    @FunctionalInterface
+    private interface RecordSink {
+        boolean record(long id, long key) throws IOException;
+    }
+
+    /** Walks {@code level}'s records in file order, each as its id and its state's key. */
+    private void forEachRecord(DiskFrontier level, RecordSink sink) throws IOException {
         int rec = w + 1;
         try (DiskFrontier.Reader in = level.new Reader()) {
             for (int c = 0; c < level.chunks(); c++) {
                 int n = in.read(c);
                 for (int r = 0; r < n; r++) {
                     int off = r * rec;
-                    long id = in.buf[off];
-                    if (dead != null) {
-                        long x = id - base;
-                        if ((dead[(int) (x >>> 6)] & (1L << x)) != 0) {
-                            continue;
-                        }
-                    }
-                    if (!ram.put(CompactStore.key(Hashing.hash(in.buf, off + 1, w)))) {
+                    if (!sink.record(in.buf[off], CompactStore.key(Hashing.hash(in.buf, off + 1, w)))) {
                         return;
                     }
                 }
             }
         }
+    }
+
+    /** True if bit {@code x} (a state's id minus its level's base) is set in the level's dead-state bitmap (null: none dead). */
+    private static boolean isDead(long[] bitmap, long x) {
+        return bitmap != null && (bitmap[(int) (x >>> 6)] & (1L << x)) != 0;
+    }
+
+    private static void markDead(long[] bitmap, long x) {
+        bitmap[(int) (x >>> 6)] |= 1L << x;
     }
 
     private void housekeeping(Worker wk, long queuedChunks) {
