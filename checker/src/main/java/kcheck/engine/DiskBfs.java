@@ -60,8 +60,11 @@ import kcheck.model.Property;
  */
 final class DiskBfs extends Search {
     private static final long MAGIC = 0x6b63686b64626673L;
-    /** 2: level chunks are compressed (their byte length is in the chunk list); 3: whether the grading is relied on. */
-    private static final int VERSION = 3;
+    /**
+     * 2: level chunks are compressed (their byte length is in the chunk list); 3: whether the
+     * grading is relied on; 4: the omission estimate's counters.
+     */
+    private static final int VERSION = 4;
 
     private final int workers;
     private final Worker[] pool;
@@ -96,6 +99,13 @@ final class DiskBfs extends Search {
     private final long gradedRank;
     /** The levels are built relying on the grading: the table holds only the level being built. */
     private boolean graded;
+    /** Transitions counted when the level being built began: the ones after it are its successors. */
+    private long levelTransitions;
+    /** The levels built without the grading (with the initial states): their transitions and new states. */
+    private long ungradedTransitions;
+    private long ungradedStates;
+    /** The graded levels' share of the omission estimate ({@link #omission}). */
+    private double gradedOmission;
 
     private volatile boolean pause;
     private volatile boolean terminate;
@@ -217,6 +227,43 @@ final class DiskBfs extends Search {
         return secondsBefore + super.seconds();
     }
 
+    /** Transitions so far: before the resume, and by each worker since. */
+    private long totalTransitions() {
+        long t = transitionsBefore;
+        for (Worker wk : pool) {
+            t += wk.transitions;
+        }
+        return t;
+    }
+
+    /**
+     * TLC's estimate n * (m - n) / 2^64, taken per comparison set. A state found again can be taken
+     * for another only among the keys it is compared with. Without the grading, those keys are
+     * every state, so the levels built that way count as TLC counts the whole search. A graded level is
+     * compared only with its own keys (and the runs of keys found before the search relied on the
+     * grading), so it adds keys * (its successors - its new states) / 2^64 (see
+     * {@link #countOmission}). A level stopped before its end counts as ungraded.
+     */
+    @Override
+    double omission() {
+        long pending = totalTransitions() - levelTransitions;
+        return (double) states() * Math.max(0, ungradedTransitions + pending - ungradedStates) / 0x1p64 + gradedOmission;
+    }
+
+    /** Adds a finished level to the omission estimate: {@code generated} successors, {@code records} keys of the level, {@code live} of them new. */
+    private void countOmission(long generated, long records, long live) {
+        if (graded) {
+            long keys = records;
+            for (long k : runKeys) {
+                keys += k;
+            }
+            gradedOmission += (double) keys * Math.max(0, generated - live) / 0x1p64;
+        } else {
+            ungradedTransitions += generated;
+            ungradedStates += live;
+        }
+    }
+
     @Override
     RunResult run() {
         Thread hook = null;
@@ -245,10 +292,9 @@ final class DiskBfs extends Search {
             for (Worker wk : pool) {
                 wk.links.close();
             }
-            transitions = transitionsBefore;
+            transitions = totalTransitions();
             ampleStates = ampleBefore;
             for (Worker wk : pool) {
-                transitions += wk.transitions;
                 ampleStates += wk.reduced;
             }
             return result(exhausted && !stopped);
@@ -304,6 +350,8 @@ final class DiskBfs extends Search {
         if (gradedRank >= 0) {
             relyOnGrading();
             ram.clear();
+        } else {
+            ungradedStates = curLive;
         }
     }
 
@@ -451,6 +499,9 @@ final class DiskBfs extends Search {
         }
         long live = records - dead;
         states += live;
+        long now = totalTransitions();
+        countOmission(now - levelTransitions, records, live);
+        levelTransitions = now;
         for (Path p : cur.paths()) {
             retire(p);
         }
@@ -690,11 +741,7 @@ final class DiskBfs extends Search {
             long now = System.nanoTime();
             if (now > nextReport) {
                 nextReport = now + 1_000_000_000L;
-                long t = transitionsBefore;
-                for (Worker x : pool) {
-                    t += x.transitions;
-                }
-                transitions = t;
+                transitions = totalTransitions();
                 report(queuedChunks * DiskFrontier.RECORDS);
                 transitions = 0;
             }
@@ -803,13 +850,11 @@ final class DiskBfs extends Search {
             out.writeInt(depth);
             out.writeLong(states);
             out.writeLong(curLive);
-            long t = transitionsBefore;
             long a = ampleBefore;
             for (Worker wk : pool) {
-                t += wk.transitions;
                 a += wk.reduced;
             }
-            out.writeLong(t);
+            out.writeLong(totalTransitions());
             out.writeLong(a);
             out.writeDouble(seconds());
             out.writeLong(startBlock);
@@ -835,6 +880,10 @@ final class DiskBfs extends Search {
             out.writeUTF(ramName);
             out.writeInt(merges);
             out.writeBoolean(graded);
+            out.writeLong(levelTransitions);
+            out.writeLong(ungradedTransitions);
+            out.writeLong(ungradedStates);
+            out.writeDouble(gradedOmission);
             checks.write(out);
             out.writeLong(MAGIC);
         }
@@ -864,7 +913,7 @@ final class DiskBfs extends Search {
         }
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(manifest), 1 << 16))) {
             int version = in.readLong() == MAGIC ? in.readInt() : -1;
-            if (version != VERSION && version != 2) {
+            if (version < 2 || version > VERSION) {
                 throw new CheckpointException(manifest + " is not a kcheck checkpoint of this version");
             }
             String id = in.readUTF();
@@ -906,6 +955,17 @@ final class DiskBfs extends Search {
                     throw new CheckpointException("the checkpoint in " + dir + " relies on the model's grading, which this search does not");
                 }
                 relyOnGrading();
+            }
+            if (version >= 4) {
+                levelTransitions = in.readLong();
+                ungradedTransitions = in.readLong();
+                ungradedStates = in.readLong();
+                gradedOmission = in.readDouble();
+            } else {
+                /* written before the estimate was kept per level: all counted as TLC counts the whole search */
+                levelTransitions = transitionsBefore;
+                ungradedTransitions = transitionsBefore;
+                ungradedStates = states;
             }
             checks.read(in);
             if (in.readLong() != MAGIC) {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import kcheck.engine.store.ExactStore;
-import kcheck.engine.store.FingerprintStore;
 import kcheck.model.Metric;
 import kcheck.model.Property;
 
@@ -128,7 +127,7 @@ final class ResultBuilder {
         long states = s.states();
         double bps = s.store instanceof ExactStore e ? e.bytesPerState()
                 : (double) s.storeBytes() / Math.max(1, states);
-        double omission = s.exactStore() ? 0 : FingerprintStore.omissionProbability(states, s.transitions);
+        double omission = s.omission();
         List<String> reductions = s.options.reductions() ? s.model.reductions() : List.of();
         StoreMode mode = s.exactStore() ? StoreMode.EXACT : s.options.store() == StoreMode.EXACT ? StoreMode.FINGERPRINT
                 : s.options.store();

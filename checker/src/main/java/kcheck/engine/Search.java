@@ -130,6 +130,14 @@ abstract class Search {
         return store.exact();
     }
 
+    /**
+     * TLC's estimate of the probability that a fingerprint store omitted a state
+     * ({@link FingerprintStore#omissionProbability}); 0 if states are kept in full.
+     */
+    double omission() {
+        return exactStore() ? 0 : FingerprintStore.omissionProbability(states(), transitions);
+    }
+
     /** Bytes the search keeps on disk (0 for the searches in RAM). */
     long diskBytes() {
         return 0;

@@ -2,6 +2,7 @@ package kcheck.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -251,6 +252,50 @@ class DiskBfsTest {
                 roomForALevel().withDisk(Options.Disk.NONE.withGraded(false)).withListener(phases(ungraded)));
         assertThat(ungraded).as("the same search not relying on the grading moves its table to disk")
                 .anyMatch(p -> p.contains("RAM table full"));
+    }
+
+    /** TLC's n * (m - n) / 2^64 taken per level of {@code Counters(4, 32)}: level d holds the states that sum to d. */
+    private static double omissionPerLevel() {
+        long[] level = new long[4 * 32 + 1];
+        long[] into = new long[4 * 32 + 1];
+        for (int a = 0; a <= 32; a++) {
+            for (int b = 0; b <= 32; b++) {
+                for (int c = 0; c <= 32; c++) {
+                    for (int d = 0; d <= 32; d++) {
+                        level[a + b + c + d]++;
+                        /* one step into this state from each counter that is not zero */
+                        into[a + b + c + d] += Integer.signum(a) + Integer.signum(b) + Integer.signum(c) + Integer.signum(d);
+                    }
+                }
+            }
+        }
+        double p = 0;
+        for (int d = 0; d < level.length; d++) {
+            p += (double) level[d] * Math.max(0, into[d] - level[d]) / 0x1p64;
+        }
+        return p;
+    }
+
+    @Test
+    void aGradedSearchEstimatesTheOmissionPerLevelSinceAStateIsComparedOnlyWithItsLevel() {
+        RunResult graded = Engine.check(graded(new Counters(4, 32).deadlockFree()), roomForALevel().withWorkers(2));
+        assertThat(graded.stats().omission()).isCloseTo(omissionPerLevel(), within(omissionPerLevel() * 1e-9));
+        RunResult whole = Engine.check(graded(new Counters(4, 32).deadlockFree()),
+                roomForALevel().withDisk(Options.Disk.NONE.withGraded(false)));
+        assertThat(whole.stats().omission()).as("without the grading: TLC's estimate over the whole search")
+                .isEqualTo(kcheck.engine.store.FingerprintStore.omissionProbability(whole.stats().states(), whole.stats().transitions()));
+        assertThat(graded.stats().omission()).isLessThan(whole.stats().omission() / 20);
+    }
+
+    @Test
+    void aResumedGradedSearchEstimatesTheOmissionAsAnUninterruptedOne(@TempDir Path dir) {
+        Counters model = graded(new Counters(4, 32).deadlockFree());
+        Options.Disk every = new Options.Disk(dir, true, false, Duration.ZERO);
+        assertThatThrownBy(() -> Engine.check(model, roomForALevel().withDisk(every).withListener(crashAfterCheckpoint(60))))
+                .hasMessageContaining("crash");
+        RunResult resumed = Engine.check(model, roomForALevel().withDisk(new Options.Disk(dir, true, true, Duration.ofMinutes(5))));
+        assertThat(resumed.stats().states()).isEqualTo(33L * 33 * 33 * 33);
+        assertThat(resumed.stats().omission()).isCloseTo(omissionPerLevel(), within(omissionPerLevel() * 1e-9));
     }
 
     @Test
