@@ -236,6 +236,15 @@ final class DiskBfs extends Search {
         return t;
     }
 
+    /** States expanded with an ample set so far: before the resume, and by each worker since. */
+    private long totalAmple() {
+        long a = ampleBefore;
+        for (Worker wk : pool) {
+            a += wk.reduced;
+        }
+        return a;
+    }
+
     /**
      * TLC's estimate n * (m - n) / 2^64, taken per comparison set. A state found again can be taken
      * for another only among the keys it is compared with. Without the grading, those keys are
@@ -293,10 +302,7 @@ final class DiskBfs extends Search {
                 wk.links.close();
             }
             transitions = totalTransitions();
-            ampleStates = ampleBefore;
-            for (Worker wk : pool) {
-                ampleStates += wk.reduced;
-            }
+            ampleStates = totalAmple();
             return result(exhausted && !stopped);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -850,12 +856,8 @@ final class DiskBfs extends Search {
             out.writeInt(depth);
             out.writeLong(states);
             out.writeLong(curLive);
-            long a = ampleBefore;
-            for (Worker wk : pool) {
-                a += wk.reduced;
-            }
             out.writeLong(totalTransitions());
-            out.writeLong(a);
+            out.writeLong(totalAmple());
             out.writeDouble(seconds());
             out.writeLong(startBlock);
             out.writeInt(cursor);
