@@ -48,7 +48,8 @@ class ConformCliTest {
 
     @Test
     void aFileThatDoesNotCompileGetsTheCompilersMessage() throws Exception {
-        assumeTrue(gcc(), "no gcc on this machine: the compile-error path of kcheck conform is not tested");
+        assumeTrue(gcc(), "no gcc on the PATH (Debian's build-essential; .ci/run installs it): the compile-error path of kcheck conform "
+                + "is not tested");
         Path t = fakeTree("6.12", "void cpudl_clear(struct cpudl *cp, int cpu, bool online)\n{\n\tthis is not C;\n}\n");
         Cli r = Cli.run("conform", "cpudl", "--kernel-tree", t.toString(), "--sequences", "1", "--no-walk");
         assertThat(r.exit).isEqualTo(2);

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import kcheck.engine.Engine;
@@ -57,9 +56,7 @@ class LockLaneChartTest {
 
     @Test
     void browserOpensTheLinkedStepAndDrawsTheLockLanes() throws Exception {
-        Path chromium = HeadlessChromium.binary();
-        Assumptions.assumeTrue(chromium != null,
-                "SKIPPED: no Chromium at /usr/bin/chromium (install Debian's 'chromium' package; .ci/run does)");
+        Path chromium = HeadlessChromium.required();
         Path out = Path.of("target", "browser");
         Files.createDirectories(out);
         Path html = out.resolve("rq-lock-before-fifo-entry.html").toAbsolutePath();

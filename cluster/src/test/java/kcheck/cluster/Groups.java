@@ -65,6 +65,25 @@ final class Groups {
     /** Groups over this many states at quick bounds take tens of seconds on three nodes: the default build leaves them to -Pcluster-full. */
     static final long CAP = 400_000;
 
+    /**
+     * The groups whose one-machine search is decided within {@link #CAP} states, chosen up front;
+     * one printed line names the others, which -Pcluster-full checks.
+     */
+    static List<Group> decidedUnderCap(List<Group> all, String suite) {
+        List<Group> decided = new ArrayList<>();
+        List<String> more = new ArrayList<>();
+        for (Group g : all) {
+            if (oneMachineUnderCap(g) != null) {
+                decided.add(g);
+            } else {
+                more.add(g.name());
+            }
+        }
+        System.out.println("[" + suite + "] " + decided.size() + " of " + all.size() + " baseline groups at quick bounds; -Pcluster-full adds the "
+                + more.size() + " over " + CAP + " states: " + String.join("; ", more));
+        return decided;
+    }
+
     /** The one-machine result, or null if the search passed {@link #CAP} states before it was decided. */
     static RunResult oneMachineUnderCap(Group g) {
         RunResult r = ONE.computeIfAbsent(g.name() + " (cap)", k -> Engine.check(g.model(), Options.defaults().withWorkers(1).withMaxStates(CAP)));

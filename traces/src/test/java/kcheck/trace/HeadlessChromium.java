@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Assumptions;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -39,9 +41,22 @@ public final class HeadlessChromium implements AutoCloseable {
     private final AtomicInteger ids = new AtomicInteger();
     private final Map<Integer, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
 
+    private static final String[] BINARIES = {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"};
+
+    /**
+     * The browser binary for a test that needs one; without one the test is skipped, saying so
+     * (under KCHECK_CI=1 it fails instead: .ci/run installs Chromium).
+     */
+    public static Path required() {
+        Path b = binary();
+        Assumptions.assumeTrue(b != null, "no Chromium (none of " + String.join(", ", BINARIES)
+                + "): install Debian's package 'chromium' (.ci/run does)");
+        return b;
+    }
+
     /** The browser binary, or null if none is installed. */
     public static Path binary() {
-        for (String p : new String[] {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
+        for (String p : BINARIES) {
             if (Files.isExecutable(Path.of(p))) {
                 return Path.of(p);
             }
