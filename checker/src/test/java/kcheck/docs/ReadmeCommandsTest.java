@@ -33,7 +33,8 @@ import kcheck.cli.Main;
  * README's claim, exit 0, is the same). Not run here, and why: {@code $ ./kcheck bench} (a benchmark of about 80 s: its figures are
  * measured by running it, see Performance) and {@code $ $EDITOR} (a person edits the file). The
  * command-only blocks (no {@code $} prompt) are not run either: "Set up" ({@code ./kcheck verify},
- * {@code mvn -B verify}) is what CI runs itself and {@code verify} is covered by VerifyCommandTest;
+ * {@code mvn -B verify}) and "Install the release" are what CI (.ci/run, .ci/release-smoke) runs
+ * itself, as written, and {@code verify} is covered by VerifyCommandTest;
  * the {@code kcheck simulate} examples (10,000 runs each) are covered by the simulation's own tests.
  */
 class ReadmeCommandsTest {
