@@ -16,6 +16,9 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  * real, bounded (check and bench get --max-states 500 and --time-limit 3s unless the input sets one), and nothing that writes
  * files or runs unbounded work is executed (those inputs are skipped). {@code mvn verify}
  * replays the committed inputs (CliArgumentsFuzzTestInputs/); {@code mvn verify -Pfuzz} fuzzes.
+ * An input with {@code --strategy random} and no {@code --seed} runs on the CLI's fresh seed, as a
+ * user's would: what is asserted (an exit code of the contract, one line for exit 2) does not
+ * depend on the walk's choices.
  */
 class CliArgumentsFuzzTest {
     private static final String TRACE = Path.of("..").toAbsolutePath().normalize()

@@ -29,6 +29,11 @@ class SimulateCliTest {
                 .contains("wait p99 on CPUs 2-3, 4 CPUs").contains("over 800%");
     }
 
+    /**
+     * The first run draws a fresh seed on purpose (not the build's kcheck.seed): what is tested is
+     * that a run without --seed prints the seed that repeats it. Both runs use that one seed, so the
+     * assertions hold whatever it is.
+     */
     @Test
     void theSeedIsPrintedAndRepeatsTheNumbers() {
         Cli a = Cli.run("simulate", "lb-redo", "--cpus", "6", "--runs", "30", "--variant", "before");
