@@ -104,6 +104,17 @@ class StopOnSignalTest {
     }
 
     @Test
+    void sigtermStopsASimulationWhichPrintsTheRunsCompletedAndExitsThree(@TempDir Path dir) throws Exception {
+        Child c = new Child(dir, "simulate", "rq-lock", "--cpus", "8", "--runs", "1000000", "--seed", "5", "--variant", "before");
+        c.await("kcheck simulate: seed 5");
+        Thread.sleep(500);
+        int exit = c.stop("TERM");
+        assertThat(exit).as(c.out() + c.err()).isEqualTo(3);
+        assertThat(c.out()).containsPattern("INCOMPLETE, stopped by interrupted \\(SIGTERM\\): before cpus=8: (\\d+ of 1000000 runs|no run "
+                + "completed)");
+    }
+
+    @Test
     void aVerdictThatDiffersFoundBeforeSigintStillFailsTheCatalogueWithExitOne(@TempDir Path dir) throws Exception {
         /* first a search that ends at once with a verdict the baseline does not expect, then one that takes minutes */
         Path baseline = dir.resolve("baseline.json");
