@@ -76,6 +76,23 @@ class StopOnSignalTest {
     }
 
     @Test
+    void sigtermDuringTheCycleAnalysisEndsTheRunWithTheUndecidedProgressPropertiesIncomplete(@TempDir Path dir) throws Exception {
+        /* 644,626 states; the analyses of its two progress properties come after the search (their phase lines
+           show early with a short progress interval) */
+        Child c = new Child(dir, "check", "rwsem-owner", "--variant", "v6.12", "--param", "readers=1", "--progress-interval", "0.1");
+        c.await("kcheck: cycle analysis of ");
+        int exit = c.stop("TERM");
+        String out = c.out();
+        assertThat(exit).as("a violation was found before the signal: %s", out).isEqualTo(1);
+        assertThat(out).containsPattern("no-spin-on-readers-k2 +VIOLATED")
+                .containsPattern("exclusion +HOLDS +exhaustive")
+                .containsPattern("no-spin-on-preempted-owner +INCOMPLETE +exhaustive search of 644626 states, but the cycle "
+                        + "analysis after it stopped \\(interrupted \\(SIGTERM\\)\\) before deciding this property")
+                .doesNotContainPattern("no-spin-on-readers +VIOLATED");
+        assertThat(c.err()).contains("kcheck: interrupted (SIGTERM): the analysis after the search was stopped");
+    }
+
+    @Test
     void sigintWithJsonPrintsOneDocumentWithTheViolationFoundSoFarAndExitsOne(@TempDir Path dir) throws Exception {
         /* fifo-entry is violated at once; mutual-exclusion takes minutes to prove */
         Child c = new Child(dir, "check", "rq-lock", "--variant", "before", "--cpus", "5", "--property", "fifo-entry", "--property",
