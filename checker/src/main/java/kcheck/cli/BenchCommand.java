@@ -103,7 +103,10 @@ final class BenchCommand implements Callable<Integer> {
         if (jmh) {
             org.openjdk.jmh.runner.options.Options o = new org.openjdk.jmh.runner.options.OptionsBuilder()
                     .include(jmhInclude).build();
-            new org.openjdk.jmh.runner.Runner(o).run();
+            if (Jmh.runUntilStopped(o) == null) {
+                System.err.println("kcheck bench: " + Interrupts.reason() + ": JMH stopped; the benchmarks above are those measured so far");
+                return ExitCodes.INCOMPLETE;
+            }
             return ExitCodes.OK;
         }
         for (String m : models) {

@@ -186,9 +186,14 @@ final class SimulateCommand implements Callable<Integer> {
             }
         }
         /* stopped (time limit, signal): what was found so far is printed, marked INCOMPLETE */
+        boolean runsCut = !cutShort.isEmpty() && !results.isEmpty();
+        List<Report.Timing> timings = jmh && cutShort.isEmpty() ? Jmh.run(JMH.get(model), vs, counts, json || quiet) : List.of();
+        if (timings == null) {
+            cutShort.add("the JMH timings");
+            timings = List.of();
+        }
         String stopped = cutShort.isEmpty() ? null : deadline.reason() + ": " + String.join("; ", cutShort);
         int exit = stopped == null ? ExitCodes.OK : ExitCodes.INCOMPLETE;
-        List<Report.Timing> timings = jmh && stopped == null ? Jmh.run(JMH.get(model), vs, counts, json || quiet) : List.of();
         Report.Outcome o = new Report.Outcome(profile, wl, s, runs, precision, costs, results,
                 Report.compare(results, vs, precision), timings);
         if (json) {
@@ -202,8 +207,8 @@ final class SimulateCommand implements Callable<Integer> {
         } else {
             Report.text(System.out, o);
             if (stopped != null) {
-                System.out.println("INCOMPLETE, stopped by " + stopped + (results.isEmpty() ? "." : ". The figures above are over the "
-                        + "runs completed (the same as --runs with that number and this seed)."));
+                System.out.println("INCOMPLETE, stopped by " + stopped + (runsCut ? ". The figures above are over the runs completed (the "
+                        + "same as --runs with that number and this seed)." : "."));
             }
         }
         if (csv != null) {
