@@ -77,9 +77,10 @@ class StopOnSignalTest {
 
     @Test
     void sigtermDuringTheCycleAnalysisEndsTheRunWithTheUndecidedProgressPropertiesIncomplete(@TempDir Path dir) throws Exception {
-        /* 644,626 states; the analyses of its two progress properties come after the search (their phase lines
-           show early with a short progress interval) */
-        Child c = new Child(dir, "check", "rwsem-owner", "--variant", "v6.12", "--param", "readers=1", "--progress-interval", "0.1");
+        /* 644,626 states; the analyses of its two progress properties come after the search. Their phase lines show
+           once the search has reported progress at 0.6 s (six progress intervals): one worker keeps it that long */
+        Child c = new Child(dir, "check", "rwsem-owner", "--variant", "v6.12", "--param", "readers=1", "--workers", "1",
+                "--progress-interval", "0.1");
         c.await("kcheck: cycle analysis of ");
         int exit = c.stop("TERM");
         String out = c.out();
