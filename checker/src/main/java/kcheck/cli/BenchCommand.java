@@ -103,7 +103,10 @@ final class BenchCommand implements Callable<Integer> {
         if (jmh) {
             org.openjdk.jmh.runner.options.Options o = new org.openjdk.jmh.runner.options.OptionsBuilder()
                     .include(jmhInclude).build();
-            new org.openjdk.jmh.runner.Runner(o).run();
+            if (Jmh.runUntilStopped(o) == null) {
+                System.err.println("kcheck bench: " + Interrupts.reason() + ": JMH stopped; the benchmarks above are those measured so far");
+                return ExitCodes.INCOMPLETE;
+            }
             return ExitCodes.OK;
         }
         for (String m : models) {
@@ -136,6 +139,11 @@ final class BenchCommand implements Callable<Integer> {
         }
         boolean allComplete = true;
         for (Entry e : entries) {
+            if (Interrupts.reason() != null) {
+                /* a signal: the benchmarks measured so far are printed, the rest not run */
+                allComplete = false;
+                break;
+            }
             if (!models.isEmpty() && !models.contains(e.model())) {
                 continue;
             }
@@ -172,6 +180,9 @@ final class BenchCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "%-52s %,14d %,14.0f %11.1f %9.2f %8d  %s%n", e.name(), s.states(),
                         s.statesPerSecond(), s.bytesPerState(), wall, s.workers(), s.complete() ? "yes" : "no (" + s.limit() + ")");
             }
+        }
+        if (Interrupts.reason() != null) {
+            System.err.println("kcheck bench: " + Interrupts.reason() + ": the benchmarks above are those measured so far");
         }
         int exit = allComplete ? ExitCodes.OK : ExitCodes.INCOMPLETE;
         if (json) {

@@ -35,10 +35,11 @@ import picocli.CommandLine.Parameters;
             + "to satisfy. Opt-in properties (documented false claims, known gaps of the fixed code; 'kcheck list' marks "
             + "them) are checked only when named; '--property all' checks every property.",
             "", "Progress goes to stderr: a line rewritten in place on a terminal, a plain line every 10 s otherwise (CI "
-            + "logs). Ctrl-C (SIGINT) or SIGTERM stops the search and prints the verdicts so far, with the traces of the "
-            + "violations found, then exits 3; a second one quits at once."},
-        footer = {"", "Exit codes: 0 every checked property holds; 1 a property is violated; 2 usage or input error; "
-            + "3 a limit was hit, or the run was interrupted, before the search was exhaustive.", "", "Examples:",
+            + "logs). Ctrl-C (SIGINT) or SIGTERM stops the run in whatever phase it is (search, cycle analysis, traces) and "
+            + "prints the verdicts so far, with the traces of the violations found (in every --format), then exits 1 if a "
+            + "violation was found, else 3; a second one quits at once. --time-limit covers the same phases."},
+        footer = {"", "Exit codes: 0 every checked property holds; 1 a property is violated (however the run ended); 2 usage "
+            + "or input error; 3 a limit was hit, or the run was interrupted, before every property was decided.", "", "Examples:",
             "  kcheck check rq-lock --variant before --cpus 2 --property fifo-entry",
             "  kcheck check rq-lock --variant before --cpus 2 --property fifo-entry --format mail",
             "  kcheck check rq-lock --variant after --param lock=tas --cpus 2 --trace-out t.json",
@@ -173,7 +174,8 @@ final class CheckCommand implements Callable<Integer> {
         if (metricsCsv != null) {
             MetricsCsv.write(metricsCsv, r);
         }
-        int exit = interrupted != null ? ExitCodes.INCOMPLETE : ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
+        /* from the verdicts however the run ended: a violation found before a signal or a limit is exit 1 */
+        int exit = ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
         PrintStream out = System.out;
         if (fmt.equals("json")) {
             ObjectNode doc = Json.document("check", ExitCodes.outcome(exit), exit);
@@ -198,10 +200,9 @@ final class CheckCommand implements Callable<Integer> {
                 out.println("metrics written to " + metricsCsv);
             }
         }
-        if (interrupted != null) {
-            System.err.println("kcheck: " + interrupted + ": the search was not exhaustive; the verdicts above are those "
-                    + "found so far");
-            return ExitCodes.INCOMPLETE;
+        if (interrupted != null && r.properties().stream().anyMatch(p -> p.verdict() == kcheck.engine.Verdict.INCOMPLETE)) {
+            System.err.println("kcheck: " + interrupted + ": " + (r.stats().complete() ? "the analysis after the search was stopped"
+                    : "the search was not exhaustive") + "; the verdicts above are those found so far");
         }
         return exit;
     }

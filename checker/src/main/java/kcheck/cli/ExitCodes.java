@@ -12,7 +12,7 @@ public final class ExitCodes {
     public static final int VIOLATED = 1;
     /** Usage or input error, an error in a variant file's code, or an internal error of kcheck: never a verdict. */
     public static final int USAGE = 2;
-    /** A limit was hit before the search was exhaustive. */
+    /** A limit was hit, or a signal stopped the run, before every property was decided (and none was found violated). */
     public static final int INCOMPLETE = 3;
 
     private ExitCodes() {
@@ -28,7 +28,7 @@ public final class ExitCodes {
         };
     }
 
-    /** 1 if any VIOLATED, else 3 if any INCOMPLETE, else 0. */
+    /** 1 if any VIOLATED (however the run ended), else 3 if any INCOMPLETE, else 0. */
     public static int of(Collection<Verdict> verdicts) {
         if (verdicts.contains(Verdict.VIOLATED)) {
             return VIOLATED;

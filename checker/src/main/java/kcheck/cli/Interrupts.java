@@ -3,11 +3,13 @@ package kcheck.cli;
 import sun.misc.Signal;
 
 /**
- * SIGINT and SIGTERM during a search: the first asks the search to stop and report what it has
- * (verdicts so far, violations with their traces, exit 3); a second one ends the process at once.
+ * SIGINT and SIGTERM: the first asks the run to stop and report what it has (the verdicts so far,
+ * violations with their traces; exit 1 if one was found, else 3); a second one ends the process
+ * at once. Every command polls {@link #reason}, through its {@link kcheck.engine.Deadline} (the
+ * engine's searches and the phases after them, simulate, conform) or between its steps.
  * Installed by {@link Main#main} only (tests run the command line in-process).
  */
-final class Interrupts {
+public final class Interrupts {
     private static volatile String reason;
 
     private Interrupts() {
@@ -31,8 +33,8 @@ final class Interrupts {
         }
     }
 
-    /** Non-null once a signal asked the search to stop: the reason ("interrupted (SIGINT)"). */
-    static String reason() {
+    /** Non-null once a signal asked the run to stop: the reason ("interrupted (SIGINT)"). */
+    public static String reason() {
         return reason;
     }
 

@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
  * (exhaustively, within the bounds; verify: every verdict as the baseline), 1 a property is
  * violated, with a trace (verify: a verdict differs), 2 usage or input error, including an error in
  * a variant file's code, and kcheck's own internal errors (one line on stderr, never a stack
- * trace, never a verdict), 3 a limit was hit before the search was exhaustive (INCOMPLETE).
+ * trace, never a verdict), 3 a limit was hit, or a signal stopped the run, before every property was
+ * decided (INCOMPLETE) and no violation was found (a violation found is exit 1 however the run ended).
  */
 @Command(name = "kcheck", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {"Verification suite for Linux kernel scheduling and locking patches: proves that a patch fixes what it "
@@ -25,9 +26,10 @@ import picocli.CommandLine.Command;
             kcheck.conform.ConformCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes, one meaning each: 0 every checked property holds, exhaustively within the bounds (verify: "
             + "every verdict as the baseline; replay --prove: the regression proof); 1 a property is violated, with a trace "
-            + "(verify: a verdict differs; replay: the trace reproduces); 2 usage or input error, an error in a variant file's "
-            + "code, a stale trace, or an internal error of kcheck (one line on stderr, never a verdict); 3 a limit was hit (or "
-            + "the run was interrupted) before the search was exhaustive, or a replay's refusal was not proven.", "", "Examples:",
+            + "(verify: a verdict differs; replay: the trace reproduces), however the run ended; 2 usage or input error, an error "
+            + "in a variant file's code, a stale trace, or an internal error of kcheck (one line on stderr, never a verdict); 3 a "
+            + "limit was hit (or the run was interrupted) before every property was decided, or a replay's refusal was not "
+            + "proven.", "", "Examples:",
             "  kcheck list",
             "  kcheck check rq-lock --variant before --cpus 2 --property fifo-entry",
             "  kcheck check rq-lock --variant before --cpus 2 --property fifo-entry --format mail",

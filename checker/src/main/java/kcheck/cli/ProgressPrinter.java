@@ -73,12 +73,15 @@ final class ProgressPrinter implements ProgressListener {
         err.flush();
     }
 
-    /** Phase lines are printed once the search has run this long (before it, no step is long enough to announce). */
+    /**
+     * Phase lines are printed once the search has run this long (before it, no step is long enough
+     * to announce); in a log, scaled with the progress interval (60 s for the default 10 s).
+     */
     static final double PHASE_AFTER = 60;
 
     @Override
     public void phase(String what) {
-        if (lastSeconds < PHASE_AFTER) {
+        if (lastSeconds < (terminal ? PHASE_AFTER : PHASE_AFTER * interval / LOG_INTERVAL)) {
             return;
         }
         done(this);

@@ -113,7 +113,8 @@ final class ReplayCommand implements Callable<Integer> {
                     + " --property " + t.property() + Replay.paramOptions(t) + ")");
             return ExitCodes.INCOMPLETE;
         }
-        Options opts = Options.defaults().withWorkers(Runtime.getRuntime().availableProcessors());
+        /* no progress line, but a signal stops the proof's search (INCOMPLETE) */
+        Options opts = Options.defaults().withWorkers(Runtime.getRuntime().availableProcessors()).withListener(ProgressPrinter.create(true));
         Model fresh = vf != null ? vf.create(f.params(t.params() == null ? Map.of() : t.params()), props) : Replay.model(t, variant);
         Replay.Proof proof = vf != null ? vf.guard(() -> Replay.prove(t, fresh, opts)) : Replay.prove(t, fresh, opts);
         System.out.println(proof.sentence());

@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import kcheck.engine.Deadline;
+import kcheck.engine.Durations;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
 import kcheck.model.Models;
@@ -30,8 +32,10 @@ import picocli.CommandLine.Parameters;
  * where the measure has one, before vs after. Seeded: the seed is printed and {@code --seed}
  * repeats the numbers, with any number of workers.
  */
-@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Timed, probabilistic simulation of a model's own steps: distributions with confidence "
-        + "intervals, before vs after.")
+@Command(name = "simulate", mixinStandardHelpOptions = true, description = {"Timed, probabilistic simulation of a model's own steps: "
+        + "distributions with confidence intervals, before vs after.", "", "Ctrl-C (SIGINT), SIGTERM or --time-limit stops it: "
+        + "the figures are printed over the runs completed so far (those of --runs N with the same seed, N the runs completed), "
+        + "marked INCOMPLETE, exit 3; a second signal quits at once."})
 final class SimulateCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "MODEL", description = "rq-lock, cpudl, rwsem-owner, lb-redo")
@@ -71,6 +75,10 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--max-steps", paramLabel = "N", description = "steps after which a run stops (default 10000000)")
     long maxSteps = Simulation.DEFAULT_MAX_STEPS;
+
+    @Option(names = "--time-limit", paramLabel = "DURATION", description = "stop after this long (INCOMPLETE, exit 3) and print the "
+            + "figures of the runs completed: 250ms, 90s, 5m, 1h")
+    String timeLimit;
 
     @Option(names = "--json", description = "print one JSON document on stdout and nothing else there")
     boolean json;
@@ -119,6 +127,14 @@ final class SimulateCommand implements Callable<Integer> {
         if (w < 1 || w > 256) {
             throw new UsageException("--workers must be in 1..256, got " + w);
         }
+        java.time.Duration limit = null;
+        if (timeLimit != null) {
+            try {
+                limit = Durations.parse(timeLimit);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--time-limit: " + e.getMessage());
+            }
+        }
         String wl = Simulation.workload(profile, workload);
         if (jmh && !JMH.containsKey(model)) {
             throw new UsageException("--jmh: " + model + " has no JMH benchmark of its calls (only " + String.join(", ", JMH.keySet()) + ")");
@@ -154,22 +170,46 @@ final class SimulateCommand implements Callable<Integer> {
         if (!json && !quiet) {
             err.println("kcheck simulate: seed " + s + " (repeat with --seed " + s + ")");
         }
+        Deadline deadline = new Deadline(limit, Interrupts::reason, System::nanoTime);
         List<Simulation.Result> results = new ArrayList<>();
+        List<String> cutShort = new ArrayList<>();
         for (Simulation.Config c : configs) {
             Progress progress = new Progress(quiet, c.variant() + " cpus=" + c.cpus());
-            results.add(Simulation.run(profile, c, progress));
+            Simulation.Result r = deadline.passed() ? null : Simulation.run(profile, c, progress, deadline);
             progress.done();
+            if (r != null) {
+                results.add(r);
+            }
+            int done = r == null ? 0 : r.config().runs();
+            if (done < c.runs()) {
+                cutShort.add(c.variant() + " cpus=" + c.cpus() + ": " + (done == 0 ? "no run completed" : done + " of " + c.runs() + " runs"));
+            }
         }
-        List<Report.Timing> timings = jmh ? Jmh.run(JMH.get(model), vs, counts, json || quiet) : List.of();
+        /* stopped (time limit, signal): what was found so far is printed, marked INCOMPLETE */
+        boolean runsCut = !cutShort.isEmpty() && !results.isEmpty();
+        List<Report.Timing> timings = jmh && cutShort.isEmpty() ? Jmh.run(JMH.get(model), vs, counts, json || quiet) : List.of();
+        if (timings == null) {
+            cutShort.add("the JMH timings");
+            timings = List.of();
+        }
+        String stopped = cutShort.isEmpty() ? null : deadline.reason() + ": " + String.join("; ", cutShort);
+        int exit = stopped == null ? ExitCodes.OK : ExitCodes.INCOMPLETE;
         Report.Outcome o = new Report.Outcome(profile, wl, s, runs, precision, costs, results,
                 Report.compare(results, vs, precision), timings);
         if (json) {
-            com.fasterxml.jackson.databind.node.ObjectNode doc = Json.document("simulate", "OK", ExitCodes.OK);
+            com.fasterxml.jackson.databind.node.ObjectNode doc = Json.document("simulate", stopped == null ? "OK" : "INCOMPLETE", exit);
+            if (stopped != null) {
+                doc.put("stopped", stopped);
+            }
             doc.setAll(Report.json(o));
             System.out.println(TraceIO.mapper().writeValueAsString(doc));
             Session.documentPrinted = true;
         } else {
             Report.text(System.out, o);
+            if (stopped != null) {
+                System.out.println("INCOMPLETE, stopped by " + stopped + (runsCut ? ". The figures above are over the runs completed (the "
+                        + "same as --runs with that number and this seed)." : "."));
+            }
         }
         if (csv != null) {
             write(csv, Report.csv(o));
@@ -190,7 +230,7 @@ final class SimulateCommand implements Callable<Integer> {
                 System.out.println("SVG written to " + p);
             }
         }
-        return ExitCodes.OK;
+        return exit;
     }
 
     /** 8 CPUs, or the most the profile simulates below that for this workload. */

@@ -35,8 +35,8 @@ import picocli.CommandLine.Option;
             + "including before-variants and seeded mutants that must stay VIOLATED) and compare every verdict with it: the "
             + "CI gate. The baseline and the regression corpus are built into kcheck, so verify works from any directory; "
             + "--baseline runs another file. Nothing is written unless asked (--trace-dir, --junit-xml, --markdown, --html)."},
-        footer = {"", "Exit codes: 0 every verdict as the baseline; 1 a verdict differs; 2 usage or input error; 3 "
-            + "interrupted.", "", "Examples:", "  kcheck verify", "  kcheck verify --quick",
+        footer = {"", "Exit codes: 0 every verdict as the baseline; 1 a verdict differs (also one found before Ctrl-C); 2 "
+            + "usage or input error; 3 interrupted before every verdict was computed, none differing so far.", "", "Examples:", "  kcheck verify", "  kcheck verify --quick",
             "  kcheck verify --junit-xml kcheck.xml --markdown kcheck.md --html kcheck.html --trace-dir traces/",
             "  kcheck verify --variant-file /tmp/patch/Mine.java"})
 final class VerifyCommand implements Callable<Integer> {
@@ -165,7 +165,7 @@ final class VerifyCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "%-12s %-26s %-22s %-24s %-10s %-10s %,12d %8.2f  %s%s%n", row.entry().model(),
                     row.entry().property(), row.entry().variant(), shortParams(row), row.result().verdict(),
                     row.entry().expected(), row.run().stats().states(), row.run().stats().seconds(),
-                    file == null ? "" : file, row.matches() ? "" : "   <-- DIFFERS");
+                    file == null ? "" : file, row.matches() ? "" : undecided(row) ? "   (interrupted)" : "   <-- DIFFERS");
         };
         Baseline run = b;
         List<Verification.Row> rows = vf == null ? Verification.run(run, quick, o, each)
@@ -179,16 +179,21 @@ final class VerifyCommand implements Callable<Integer> {
         if (html != null) {
             Files.writeString(html, HtmlReport.render(rows, traceFiles, quick, kcheck.report.BuildInfo.label()));
         }
-        if (Interrupts.reason() != null) {
-            System.out.println("kcheck verify: " + Interrupts.reason() + " after " + rows.size() + " of " + b.entries().size()
-                    + " entries: not every verdict was computed");
-            return ExitCodes.INCOMPLETE;
-        }
         List<String> differ = new ArrayList<>();
         for (Verification.Row r : rows) {
-            if (!r.matches()) {
+            if (!r.matches() && !undecided(r)) {
                 differ.add(r.entry().name() + ": expected " + r.entry().expected() + ", got " + r.result().verdict());
             }
+        }
+        /* only a signal leaves entries undecided; a verdict that differs stays exit 1 however the run ended */
+        long decided = rows.stream().filter(r -> !undecided(r)).count();
+        boolean stopped = decided < b.entries().size();
+        if (stopped) {
+            System.out.println("kcheck verify: " + Interrupts.reason() + " after " + decided + " of " + b.entries().size()
+                    + " entries: not every verdict was computed");
+        }
+        if (differ.isEmpty() && stopped) {
+            return ExitCodes.INCOMPLETE;
         }
         if (differ.isEmpty()) {
             System.out.println("all " + rows.size() + " verdicts match the baseline");
@@ -197,6 +202,11 @@ final class VerifyCommand implements Callable<Integer> {
         System.out.println(differ.size() + " verdict(s) differ from the baseline:");
         differ.forEach(d -> System.out.println("  " + d));
         return ExitCodes.VIOLATED;
+    }
+
+    /** A row a signal left INCOMPLETE: not a verdict that differs, but one not computed. */
+    private static boolean undecided(Verification.Row r) {
+        return Interrupts.reason() != null && r.result().verdict() == kcheck.engine.Verdict.INCOMPLETE && !r.matches();
     }
 
     static int[] parseShard(String text) {

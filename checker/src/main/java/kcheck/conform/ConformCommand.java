@@ -49,7 +49,8 @@ public final class ConformCommand implements Callable<Integer> {
             + "with hotplug=on): cpus, depth, keys")
     Map<String, String> walkParams = new LinkedHashMap<>();
 
-    @Option(names = "--time-limit", paramLabel = "DURATION", description = "stop after this long (exit 3)")
+    @Option(names = "--time-limit", paramLabel = "DURATION", description = "stop after this long (exit 3; SIGINT and SIGTERM stop "
+            + "it too)")
     String timeLimit;
 
     @Override
@@ -93,7 +94,7 @@ public final class ConformCommand implements Callable<Integer> {
         out.flush();
         CpudlConformance.Result r;
         try {
-            r = CpudlConformance.run(kt, port, o, out);
+            r = CpudlConformance.run(kt, port, o, out, () -> kcheck.cli.Interrupts.reason() != null);
         } catch (CDriver.CompileException e) {
             System.err.println("kcheck: " + kt.file("kernel/sched/cpudeadline.c") + " does not compile against kcheck's shim:");
             System.err.println(e.getMessage());
@@ -133,7 +134,8 @@ public final class ConformCommand implements Callable<Integer> {
             out.println("  C    (kernel/sched/cpudeadline.c): " + d.c());
             out.println("  Java (" + r.port().name() + " port):" + " ".repeat(Math.max(1, 23 - r.port().name().length())) + d.java());
         } else if (!r.complete()) {
-            out.println("INCOMPLETE: the time limit was hit first (no disagreement so far)");
+            String signal = kcheck.cli.Interrupts.reason();
+            out.println("INCOMPLETE: " + (signal != null ? signal : "the time limit was hit") + " first (no disagreement so far)");
         } else {
             out.println("AGREE: the C and the " + r.port().name() + " port gave identical heap, idx, size, free_cpus and find results after "
                     + "every call");

@@ -189,6 +189,12 @@ public final class CpudlConformance {
     /** Compiles the tree's cpudeadline.c and runs the comparison. */
     public static Result run(KernelTree tree, Port port, Options o, PrintStream log)
             throws CDriver.CompileException, IOException {
+        return run(tree, port, o, log, () -> false);
+    }
+
+    /** As {@link #run(KernelTree, Port, Options, PrintStream)}, stopping (INCOMPLETE) also once {@code stop} is true (a signal). */
+    public static Result run(KernelTree tree, Port port, Options o, PrintStream log, java.util.function.BooleanSupplier stop)
+            throws CDriver.CompileException, IOException {
         long t0 = System.nanoTime();
         String cFile = tree.file("kernel/sched/cpudeadline.c").toAbsolutePath().toString();
         String hFile = tree.file("kernel/sched/cpudeadline.h").toAbsolutePath().toString();
@@ -200,7 +206,7 @@ public final class CpudlConformance {
         try (CDriver c = CDriver.compileAndStart(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"),
                 List.of("KCHECK_CPUDEADLINE_C=\"" + cFile + "\"", "KCHECK_CPUDEADLINE_H=\"" + hFile + "\"",
                         "KCHECK_CLEAR_ONLINE=" + (port.clearOnline() ? 1 : 0)))) {
-            Runner r = new Runner(c, port.heap(), o, t0);
+            Runner r = new Runner(c, port.heap(), o, t0, stop);
             r.sequences();
             if (r.divergence == null && o.walk() && !r.timeUp()) {
                 r.walk(log);
@@ -216,6 +222,7 @@ public final class CpudlConformance {
         final CpudlHeap heap;
         final Options o;
         final long t0;
+        final java.util.function.BooleanSupplier stop;
         long sequencesRun;
         long callsRun;
         long walkStates;
@@ -223,7 +230,8 @@ public final class CpudlConformance {
         Divergence divergence;
         boolean stopped;
 
-        Runner(CDriver c, CpudlHeap heap, Options o, long t0) {
+        Runner(CDriver c, CpudlHeap heap, Options o, long t0, java.util.function.BooleanSupplier stop) {
+            this.stop = stop;
             this.c = c;
             this.heap = heap;
             this.o = o;
@@ -231,7 +239,7 @@ public final class CpudlConformance {
         }
 
         boolean timeUp() {
-            if (o.timeLimitMillis() > 0 && (System.nanoTime() - t0) / 1_000_000 > o.timeLimitMillis()) {
+            if (o.timeLimitMillis() > 0 && (System.nanoTime() - t0) / 1_000_000 > o.timeLimitMillis() || stop.getAsBoolean()) {
                 stopped = true;
             }
             return stopped;
@@ -290,7 +298,7 @@ public final class CpudlConformance {
                     failure[0] = e;
                     return false;
                 }
-            });
+            }, DeltaDebug.MAX_TESTS, this::timeUp);
             if (failure[0] != null) {
                 throw failure[0];
             }

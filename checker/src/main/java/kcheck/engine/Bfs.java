@@ -28,7 +28,11 @@ final class Bfs extends Search {
     private long nextReport = System.nanoTime() + 1_000_000_000L;
 
     Bfs(kcheck.model.Model model, Options options) {
-        super(model, options, options.store() == StoreMode.EXACT || hasProgress(model));
+        this(model, options, Deadline.start(options));
+    }
+
+    Bfs(kcheck.model.Model model, Options options, Deadline deadline) {
+        super(model, options, options.store() == StoreMode.EXACT || hasProgress(model), deadline);
         this.workers = Math.max(1, options.workers());
         this.exact = store instanceof ExactStore e ? e : null;
         this.pool = new Worker[workers];

@@ -19,13 +19,24 @@ public final class DeltaDebug {
      * {@code failing}. At most {@code maxTests} candidates are tried.
      */
     public static <T> List<T> minimise(List<T> failing, Predicate<List<T>> fails, int maxTests) {
+        return minimise(failing, fails, maxTests, () -> false);
+    }
+
+    /**
+     * As {@link #minimise(List, Predicate, int)}, stopping early once {@code stop} is true (asked
+     * before each candidate): the result still fails, but may not be 1-minimal.
+     */
+    public static <T> List<T> minimise(List<T> failing, Predicate<List<T>> fails, int maxTests, java.util.function.BooleanSupplier stop) {
         List<T> cur = new ArrayList<>(failing);
         int n = 2;
         int tests = 0;
-        while (cur.size() >= 2 && tests < maxTests) {
+        while (cur.size() >= 2 && tests < maxTests && !stop.getAsBoolean()) {
             int chunk = (int) Math.ceil(cur.size() / (double) n);
             boolean reduced = false;
             for (int start = 0; start < cur.size() && tests < maxTests; start += chunk) {
+                if (stop.getAsBoolean()) {
+                    return cur;
+                }
                 List<T> complement = new ArrayList<>(cur.subList(0, start));
                 complement.addAll(cur.subList(Math.min(cur.size(), start + chunk), cur.size()));
                 tests++;
@@ -46,8 +57,11 @@ public final class DeltaDebug {
         return cur;
     }
 
-    /** {@link #minimise(List, Predicate, int)} with a budget of 10,000 tests. */
+    /** The default budget of tests. */
+    public static final int MAX_TESTS = 10_000;
+
+    /** {@link #minimise(List, Predicate, int)} with a budget of {@link #MAX_TESTS} tests. */
     public static <T> List<T> minimise(List<T> failing, Predicate<List<T>> fails) {
-        return minimise(failing, fails, 10_000);
+        return minimise(failing, fails, MAX_TESTS);
     }
 }

@@ -12,9 +12,9 @@ import kcheck.model.Model;
  */
 final class Dfs extends Search {
 
-    Dfs(Model model, Options options) {
+    Dfs(Model model, Options options, Deadline deadline) {
         super(model, options, options.store() == StoreMode.EXACT
-                || model.properties().stream().anyMatch(p -> p instanceof kcheck.model.Progress));
+                || model.properties().stream().anyMatch(p -> p instanceof kcheck.model.Progress), deadline);
     }
 
     /** One frame: the successors of a state that were new when it was expanded. */

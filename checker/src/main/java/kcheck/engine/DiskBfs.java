@@ -117,7 +117,11 @@ final class DiskBfs extends Search {
     private long nextReport = System.nanoTime() + 1_000_000_000L;
 
     DiskBfs(Model model, Options options) {
-        super(model, options, b -> new CompactStore(options.maxStates(), b, options.workers() > 1, true), false);
+        this(model, options, Deadline.start(options));
+    }
+
+    DiskBfs(Model model, Options options, Deadline deadline) {
+        super(model, options, deadline, b -> new CompactStore(options.maxStates(), b, options.workers() > 1, true), false);
         this.ram = (CompactStore) store;
         this.workers = Math.max(1, options.workers());
         Options.Disk d = options.disk();

@@ -20,12 +20,21 @@ public final class Engine {
         return model.partialOrder() && !model.acyclic();
     }
 
+    /**
+     * Checks {@code model}. The run ends by its options' time limit, counted from now, or when their
+     * listener asks it to stop, whatever phase it is in (search, cycle analysis, traces).
+     */
     public static RunResult check(Model model, Options options) {
+        return check(model, options, Deadline.start(options));
+    }
+
+    /** As {@link #check(Model, Options)}, ending at {@code deadline} (a run's deadline already started, or a test's clock). */
+    static RunResult check(Model model, Options options, Deadline deadline) {
         return switch (options.strategy()) {
-            case BFS -> shortest(model, options, options.store() == StoreMode.DISK && !hasProgress(model)
-                    ? new DiskBfs(model, options).run() : new Bfs(model, options).run());
-            case DFS -> new Dfs(model, options).run();
-            case RANDOM -> new RandomWalk(model, options).run();
+            case BFS -> shortest(model, options, deadline, options.store() == StoreMode.DISK && !hasProgress(model)
+                    ? new DiskBfs(model, options, deadline).run() : new Bfs(model, options, deadline).run());
+            case DFS -> new Dfs(model, options, deadline).run();
+            case RANDOM -> new RandomWalk(model, options, deadline).run();
         };
     }
 
@@ -40,10 +49,11 @@ public final class Engine {
      * worker in discovery order (successors in the model's order, frontier first-in first-out),
      * without partial-order reduction and only as deep as the deepest counterexample, and take
      * the traces from there: the first counterexample in that order, the same for any number of
-     * workers or either store.
+     * workers or either store. The second search ends at the run's deadline; if it does not finish,
+     * the first search's traces stay.
      */
-    private static RunResult shortest(Model model, Options options, RunResult r) {
-        return shortest(r, options, again -> options.store() == StoreMode.DISK
+    private static RunResult shortest(Model model, Options options, Deadline deadline, RunResult r) {
+        return shortest(r, options, deadline, again -> options.store() == StoreMode.DISK
                 /* beyond RAM: search again on disk too, in a directory of its own that is deleted afterwards */
                 ? new DiskBfs(model, again.withStore(StoreMode.DISK).withDisk(Options.Disk.NONE)).run()
                 : new Bfs(model, again).run());
@@ -52,20 +62,23 @@ public final class Engine {
     /**
      * As above, with the second search run by {@code again} (given its options: no partial-order
      * reduction, one worker, as deep as the deepest counterexample): a partitioned search passes its
-     * own, so that the canonical traces come from the same partitions.
+     * own, so that the canonical traces come from the same partitions. {@code deadline} is the run's:
+     * the second search stops with it (its options have no time limit of their own but its stop
+     * requests), and does not start once it has passed.
      */
-    public static RunResult shortest(RunResult r, Options options, java.util.function.Function<Options, RunResult> again) {
+    static RunResult shortest(RunResult r, Options options, Deadline deadline, java.util.function.Function<Options, RunResult> again) {
         int deepest = -1;
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null && p.trace().loopStart() < 0) {
                 deepest = Math.max(deepest, p.trace().length());
             }
         }
-        if (deepest < 0) {
+        if (deepest < 0 || deadline.passed()) {
             return r;
         }
-        Options o = options.withPartialOrder(false).withMaxDepth(deepest + 1).withWorkers(1)
-                .withStore(StoreMode.FINGERPRINT).withListener(ProgressListener.NONE).withMaxStates(Options.DEFAULT_MAX_STATES);
+        options.listener().phase("searching again, on one worker, for the shortest counterexamples (depth " + deepest + ")");
+        Options o = options.withPartialOrder(false).withMaxDepth(deepest + 1).withWorkers(1).withStore(StoreMode.FINGERPRINT)
+                .withTimeLimit(null).withListener(deadline.asListener()).withMaxStates(Options.DEFAULT_MAX_STATES);
         RunResult a = again.apply(o);
         java.util.List<PropertyResult> out = new java.util.ArrayList<>();
         boolean all = true;

@@ -90,7 +90,7 @@ public final class Partition extends Search implements AutoCloseable {
     }
 
     public Partition(Model model, Options options, int index, int count, Transport transport) {
-        super(model, options.withWorkers(1), b -> options.store() == StoreMode.EXACT
+        super(model, options.withWorkers(1), Deadline.start(options), b -> options.store() == StoreMode.EXACT
                 ? new ExactStore(model.width(), options.maxStates(), b, false)
                 : new CompactStore(options.maxStates(), b, false, false), false);
         if (count < 1 || count > MAX_PARTITIONS || index < 0 || index >= count) {
@@ -286,7 +286,7 @@ public final class Partition extends Search implements AutoCloseable {
         private long linkBytes;
 
         private Summary(Model model, Options options, List<byte[]> parts, int depth, double seconds, TraceLinks remote) {
-            super(model, options, b -> new kcheck.engine.store.FingerprintStore(1, new MemoryBudget(1L << 20), false), false);
+            super(model, options, Deadline.start(options), b -> new kcheck.engine.store.FingerprintStore(1, new MemoryBudget(1L << 20), false), false);
             this.remote = remote;
             this.elapsed = seconds;
             this.depth = depth;

@@ -57,12 +57,14 @@ public final class Partitioned {
         if (options.strategy() != Strategy.BFS) {
             throw new IllegalArgumentException("a partitioned search is breadth-first");
         }
-        RunResult r = search(model, options, driver);
-        r = Engine.shortest(r, options, again -> search(model, again, driver));
-        return withProgress(model, options, r);
+        Deadline deadline = Deadline.start(options);
+        RunResult r = search(model, options, driver, deadline);
+        r = Engine.shortest(r, options, deadline, again -> search(model, again, driver, Deadline.start(again)));
+        return withProgress(model, options, r, deadline);
     }
 
-    private static RunResult search(Model model, Options options, Driver driver) {
+    /** One partitioned search, level by level, until it is exhaustive, every property is decided or {@code deadline} passes. */
+    private static RunResult search(Model model, Options options, Driver driver, Deadline deadline) {
         long t0 = System.nanoTime();
         int depth = 0;
         boolean exhausted = false;
@@ -79,8 +81,9 @@ public final class Partitioned {
                     exhausted = true;
                     break;
                 }
-                if (options.timeLimit() != null && System.nanoTime() - t0 > options.timeLimit().toNanos()) {
-                    limit = "time limit " + Durations.format(options.timeLimit());
+                String stop = deadline.reason();
+                if (stop != null) {
+                    limit = stop;
                     break;
                 }
                 sizes = driver.level(depth);
@@ -127,8 +130,8 @@ public final class Partitioned {
         return s;
     }
 
-    /** Progress properties: from a one-machine search of those properties alone. */
-    private static RunResult withProgress(Model model, Options options, RunResult r) {
+    /** Progress properties: from a one-machine search of those properties alone, within the run's deadline. */
+    private static RunResult withProgress(Model model, Options options, RunResult r, Deadline deadline) {
         Set<String> progress = new LinkedHashSet<>();
         for (Property p : model.properties()) {
             if (p instanceof Progress) {
@@ -139,7 +142,7 @@ public final class Partitioned {
             return r;
         }
         /* the same instance (a model may pack monitor state only for the properties selected), all its properties */
-        RunResult one = Engine.check(model, options.withStore(StoreMode.EXACT));
+        RunResult one = Engine.check(model, options.withStore(StoreMode.EXACT), deadline);
         List<PropertyResult> out = new ArrayList<>();
         for (PropertyResult p : r.properties()) {
             if (progress.contains(p.id())) {

@@ -19,12 +19,16 @@ import kcheck.model.StepSink;
  * component with a cycle is a violation. The lasso goes to the cyclic component whose
  * earliest-found state (lowest BFS id, so nearest the start) is earliest of all, by a shortest
  * path, then round a shortest cycle through that state inside the component.
+ *
+ * <p>Every loop over states or edges ticks ({@link #tick}): every 4,096 ticks the analysis polls
+ * the run's deadline (time limit, SIGINT), so it stops within a few thousand states of it.
  */
 final class ProgressCycles {
     private final Search search;
     private final ExactStore store;
     private final Model model;
     private final int w;
+    private int ticks;
 
     ProgressCycles(Search search, ExactStore store) {
         this.search = search;
@@ -50,7 +54,10 @@ final class ProgressCycles {
     void check() {
         Checks c = search.checks;
         for (int i = 0; i < c.progress.length; i++) {
+            search.options.listener().phase(String.format(java.util.Locale.ROOT, "cycle analysis of %s over %,d states",
+                    c.progress[i].id(), store.size()));
             try {
+                poll();
                 c.progressLassos[i] = c.progress[i].fair() ? findFair(c.progress[i]) : find(c.progress[i]);
             } catch (Stopped e) {
                 for (int j = i; j < c.progress.length; j++) {
@@ -61,10 +68,17 @@ final class ProgressCycles {
         }
     }
 
-    /** Stops the analysis (Stopped) once the search's time limit has passed or a stop was requested. */
+    /** Stops the analysis (Stopped) once the run's deadline has passed: its time limit, or a stop requested. */
     private void poll() {
         if (search.timeUp()) {
             throw new Stopped();
+        }
+    }
+
+    /** One step of a loop over states or edges: polls every 4,096. */
+    private void tick() {
+        if ((++ticks & 0xFFF) == 0) {
+            poll();
         }
     }
 
@@ -127,9 +141,7 @@ final class ProgressCycles {
         };
         for (int v = 0; v < n; v++) {
             g.offset[v] = g.edges;
-            if ((v & 0xFFFF) == 0) {
-                poll();
-            }
+            tick();
             if (!exists(v)) {
                 continue;
             }
@@ -155,7 +167,8 @@ final class ProgressCycles {
         Graph g = build(p, n);
         int[] index = new int[n];
         int[] low = new int[n];
-        BitSet onStack = new BitSet(n);
+        /* not a BitSet: its clear() scans down from the highest word in use, which made popping a component cost O(n / 64) */
+        boolean[] onStack = new boolean[n];
         int[] scc = new int[16];
         int sp = 0;
         int[] callV = new int[16];
@@ -174,12 +187,13 @@ final class ProgressCycles {
             while (top >= 0) {
                 int v = callV[top];
                 if (callPos[top] < 0) {
+                    tick();
                     index[v] = low[v] = ++counter;
                     if (sp == scc.length) {
                         scc = Arrays.copyOf(scc, sp * 2);
                     }
                     scc[sp++] = v;
-                    onStack.set(v);
+                    onStack[v] = true;
                     callPos[top] = g.offset[v];
                 }
                 if (callPos[top] < g.offset[v + 1]) {
@@ -191,7 +205,7 @@ final class ProgressCycles {
                         }
                         callV[top] = x;
                         callPos[top] = -1;
-                    } else if (onStack.get(x)) {
+                    } else if (onStack[x]) {
                         low[v] = Math.min(low[v], index[x]);
                     }
                     continue;
@@ -203,7 +217,7 @@ final class ProgressCycles {
                     int x;
                     do {
                         x = scc[--sp];
-                        onStack.clear(x);
+                        onStack[x] = false;
                         size++;
                         if (min < 0 || depth[x] < depth[min] || (depth[x] == depth[min] && x < min)) {
                             min = x;
@@ -218,6 +232,7 @@ final class ProgressCycles {
                         bestStem = min;
                         bestMembers = new BitSet(n);
                         for (int i = sp; i < from; i++) {
+                            tick();
                             bestMembers.set(scc[i]);
                         }
                     }
@@ -246,6 +261,7 @@ final class ProgressCycles {
         BitSet alive = new BitSet(n);
         int live = 0;
         for (int v = 0; v < n; v++) {
+            tick();
             if (exists(v)) {
                 alive.set(v);
                 live++;
@@ -253,7 +269,7 @@ final class ProgressCycles {
         }
         int[] comp = new int[n];
         Arrays.fill(comp, -1);
-        Tarjan tarjan = new Tarjan(g, n, alive, comp, this::poll);
+        Tarjan tarjan = new Tarjan(g, n, alive, comp, this::tick);
         ArrayDeque<int[]> work = new ArrayDeque<>();
         int[] all = new int[live];
         for (int v = alive.nextSetBit(0), i = 0; v >= 0; v = alive.nextSetBit(v + 1)) {
@@ -267,6 +283,7 @@ final class ProgressCycles {
             long taken = 0;
             boolean cyclic = false;
             for (int v : c) {
+                tick();
                 for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
                     int x = g.target[e];
                     if (alive.get(x) && comp[x] == id) {
@@ -326,23 +343,23 @@ final class ProgressCycles {
         private final int[] comp;
         private final int[] index;
         private final int[] low;
-        private final BitSet onStack;
+        /* not a BitSet: see find() */
+        private final boolean[] onStack;
         private int[] stack = new int[16];
         private int[] callV = new int[16];
         private int[] callPos = new int[16];
         private int next;
-        /** Called every 2^16 vertices visited: may throw Stopped. */
-        private final Runnable poll;
-        private int visited;
+        /** Called for every vertex visited: may throw Stopped. */
+        private final Runnable tick;
 
-        Tarjan(Graph g, int n, BitSet alive, int[] comp, Runnable poll) {
-            this.poll = poll;
+        Tarjan(Graph g, int n, BitSet alive, int[] comp, Runnable tick) {
+            this.tick = tick;
             this.g = g;
             this.alive = alive;
             this.comp = comp;
             this.index = new int[n];
             this.low = new int[n];
-            this.onStack = new BitSet(n);
+            this.onStack = new boolean[n];
         }
 
         void split(int[] verts, int len, ArrayDeque<int[]> out) {
@@ -360,15 +377,13 @@ final class ProgressCycles {
                 while (top >= 0) {
                     int v = callV[top];
                     if (callPos[top] < 0) {
-                        if ((++visited & 0xFFFF) == 0) {
-                            poll.run();
-                        }
+                        tick.run();
                         index[v] = low[v] = ++counter;
                         if (sp == stack.length) {
                             stack = Arrays.copyOf(stack, sp * 2);
                         }
                         stack[sp++] = v;
-                        onStack.set(v);
+                        onStack[v] = true;
                         callPos[top] = g.offset[v];
                     }
                     if (callPos[top] < g.offset[v + 1]) {
@@ -383,7 +398,7 @@ final class ProgressCycles {
                             }
                             callV[top] = x;
                             callPos[top] = -1;
-                        } else if (onStack.get(x)) {
+                        } else if (onStack[x]) {
                             low[v] = Math.min(low[v], index[x]);
                         }
                         continue;
@@ -400,7 +415,7 @@ final class ProgressCycles {
                         int[] members = new int[size];
                         for (int i = 0; i < size; i++) {
                             int x = stack[--sp];
-                            onStack.clear(x);
+                            onStack[x] = false;
                             comp[x] = id;
                             members[i] = x;
                         }
@@ -423,7 +438,7 @@ final class ProgressCycles {
      * A cycle from {@code start} back to itself inside {@code members} that takes an edge of every
      * class in {@code required}: shortest paths to an edge of each class in turn, then home.
      */
-    private static List<Integer> fairCycle(Graph g, int start, BitSet members, long required, int n) {
+    private List<Integer> fairCycle(Graph g, int start, BitSet members, long required, int n) {
         List<Integer> ords = new ArrayList<>();
         int cur = start;
         for (int c = 0; c < 64; c++) {
@@ -441,7 +456,7 @@ final class ProgressCycles {
     }
 
     /** Appends to {@code ords} a shortest path from {@code from} ending with an edge of class {@code c}; returns its end. */
-    private static int[] pathToClass(Graph g, int from, BitSet members, int c, int n, List<Integer> ords) {
+    private int[] pathToClass(Graph g, int from, BitSet members, int c, int n, List<Integer> ords) {
         int[] parent = new int[n];
         char[] via = new char[n];
         Arrays.fill(parent, -1);
@@ -451,6 +466,7 @@ final class ProgressCycles {
         queue[tail++] = from;
         parent[from] = from;
         while (head < tail) {
+            tick();
             int v = queue[head++];
             for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
                 int x = g.target[e];
@@ -478,7 +494,7 @@ final class ProgressCycles {
     }
 
     /** A shortest path from {@code from} to {@code to} (from != to) inside {@code members}, as ordinals. */
-    private static List<Integer> pathTo(Graph g, int from, int to, BitSet members, int n) {
+    private List<Integer> pathTo(Graph g, int from, int to, BitSet members, int n) {
         int[] parent = new int[n];
         char[] via = new char[n];
         Arrays.fill(parent, -1);
@@ -488,6 +504,7 @@ final class ProgressCycles {
         queue[tail++] = from;
         parent[from] = from;
         while (head < tail) {
+            tick();
             int v = queue[head++];
             for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
                 int x = g.target[e];
@@ -516,6 +533,7 @@ final class ProgressCycles {
         java.util.Arrays.fill(d, -1);
         int[] path = new int[64];
         for (int v = 0; v < n; v++) {
+            tick();
             if (d[v] >= 0 || !exists(v)) {
                 continue;
             }
@@ -537,7 +555,7 @@ final class ProgressCycles {
     }
 
     /** A shortest cycle from {@code start} back to itself inside {@code members}, as ordinals. */
-    private static List<Integer> cycle(Graph g, int start, BitSet members, int n) {
+    private List<Integer> cycle(Graph g, int start, BitSet members, int n) {
         int[] parent = new int[n];
         char[] via = new char[n];
         Arrays.fill(parent, -1);
@@ -546,6 +564,7 @@ final class ProgressCycles {
         int tail = 0;
         queue[tail++] = start;
         while (head < tail) {
+            tick();
             int v = queue[head++];
             for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
                 int x = g.target[e];

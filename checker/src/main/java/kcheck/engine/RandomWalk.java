@@ -18,11 +18,14 @@ import kcheck.model.StepProperty;
  * Seeded random walks over concrete states, for state spaces beyond exhaustive reach. Every
  * enabled step's step properties are checked, the invariants of every visited state, and
  * deadlocks. A violation is minimised with {@link DeltaDebug} (keeping the same property
- * violated) before it is reported. Never reports HOLDS: what it did not find, it did not rule out.
+ * violated) before it is reported; once the run's deadline has passed, the minimisation stops
+ * and the trace is reported as far as it got (still a violation, not yet a minimal one). Never
+ * reports HOLDS: what it did not find, it did not rule out.
  */
 final class RandomWalk {
     private final Model model;
     private final Options options;
+    private final Deadline deadline;
     private final List<long[]> initial = new ArrayList<>();
     private final List<Property> props;
     private final RawTrace[] traces;
@@ -33,9 +36,10 @@ final class RandomWalk {
     private long walks;
     private int deepest;
 
-    RandomWalk(Model model, Options options) {
+    RandomWalk(Model model, Options options, Deadline deadline) {
         this.model = model;
         this.options = options;
+        this.deadline = deadline;
         model.initial(s -> initial.add(s.clone()));
         props = model.properties();
         traces = new RawTrace[props.size()];
@@ -62,7 +66,6 @@ final class RandomWalk {
     RunResult run() {
         SplittableRandom rnd = new SplittableRandom(options.seed());
         FingerprintStore seen = new FingerprintStore(Options.DEFAULT_MAX_STATES, new MemoryBudget(options.memoryBytes()), false);
-        long deadline = options.timeLimit() == null ? Long.MAX_VALUE : start + options.timeLimit().toNanos();
         long maxWalks = options.timeLimit() == null && options.maxStates() == Options.DEFAULT_MAX_STATES ? 1000 : Long.MAX_VALUE;
         String limit = "";
         long nextReport = System.nanoTime() + 1_000_000_000L;
@@ -71,11 +74,7 @@ final class RandomWalk {
                 limit = maxWalks + " walks";
                 break;
             }
-            if (System.nanoTime() > deadline) {
-                limit = "time limit " + Durations.format(options.timeLimit());
-                break;
-            }
-            String stop = options.listener().stopRequested();
+            String stop = deadline.reason();
             if (stop != null) {
                 limit = stop;
                 break;
@@ -92,6 +91,9 @@ final class RandomWalk {
             seen.add(cur, Hashing.hash(cur, 0, cur.length));
             checkState(init, states, path);
             for (int d = 0; d < options.walkDepth() && !allViolated(); d++) {
+                if ((d & 0xFFF) == 0xFFF && deadline.passed()) {
+                    break; /* a long walk ends at the deadline too; the outer loop then stops, naming it */
+                }
                 List<Step> next = enabled(cur);
                 if (next.isEmpty()) {
                     checkDeadlock(init, states, path, cur);
@@ -242,7 +244,7 @@ final class RandomWalk {
             steps.add(new int[] {actor, action});
         }
         int before = steps.size();
-        List<int[]> min = DeltaDebug.minimise(steps, cand -> violatesAtEnd(i, init, cand));
+        List<int[]> min = DeltaDebug.minimise(steps, cand -> violatesAtEnd(i, init, cand), DeltaDebug.MAX_TESTS, deadline::passed);
         List<int[]> executed = new ArrayList<>();
         replayLenient(init, min, executed);
         min = executed;

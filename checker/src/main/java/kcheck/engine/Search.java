@@ -14,7 +14,7 @@ import kcheck.model.Model;
 
 /**
  * What every exhaustive search shares: the model, the options, the store, the trace links, the
- * property bookkeeping, the clock and the stop flag.
+ * property bookkeeping, the clock, the run's deadline and the stop flag.
  */
 abstract class Search {
     final Model model;
@@ -26,7 +26,8 @@ abstract class Search {
     final Links links;
     final Checks checks;
     final long startNanos = System.nanoTime();
-    final long deadlineNanos;
+    /** When the run must stop: polled by the search and by every phase after it (cycle analysis, traces). */
+    final Deadline deadline;
     final List<long[]> initial = new ArrayList<>();
 
     volatile boolean stopped;
@@ -35,23 +36,26 @@ abstract class Search {
     long transitions;
     long ampleStates;
 
-    Search(Model model, Options options, boolean exact) {
-        this(model, options, b -> exact ? new ExactStore(model.width(), options.maxStates(), b, options.workers() > 1)
+    Search(Model model, Options options, boolean exact, Deadline deadline) {
+        this(model, options, deadline, b -> exact ? new ExactStore(model.width(), options.maxStates(), b, options.workers() > 1)
                 : options.store() == StoreMode.COMPACT || options.store() == StoreMode.DISK ? new CompactStore(options.maxStates(), b, options.workers() > 1, false)
                 : new FingerprintStore(options.maxStates(), b, options.workers() > 1), true);
     }
 
-    /** A search with the store {@code stores} makes (given the budget), and trace links in RAM if {@code ramLinks}. */
-    Search(Model model, Options options, java.util.function.Function<MemoryBudget, StateStore> stores, boolean ramLinks) {
+    /**
+     * A search with the store {@code stores} makes (given the budget), and trace links in RAM if
+     * {@code ramLinks}, that stops at {@code deadline}.
+     */
+    Search(Model model, Options options, Deadline deadline, java.util.function.Function<MemoryBudget, StateStore> stores,
+           boolean ramLinks) {
         this.model = model;
         this.options = options;
+        this.deadline = deadline;
         this.w = model.width();
         this.budget = new MemoryBudget(options.memoryBytes());
         this.store = stores.apply(budget);
         this.links = ramLinks ? new Links(options.maxStates(), budget) : null;
         this.checks = new Checks(model);
-        this.deadlineNanos = options.timeLimit() == null ? Long.MAX_VALUE
-                : startNanos + options.timeLimit().toNanos();
         model.initial(s -> initial.add(s.clone()));
     }
 
@@ -67,14 +71,11 @@ abstract class Search {
         }
     }
 
+    /** True once the run's deadline has passed (time limit, stop request): then the search stops, naming it. */
     boolean timeUp() {
-        String stop = options.listener().stopRequested();
+        String stop = deadline.reason();
         if (stop != null) {
             limit(stop);
-            return true;
-        }
-        if (System.nanoTime() > deadlineNanos) {
-            limit("time limit " + Durations.format(options.timeLimit()));
             return true;
         }
         return false;

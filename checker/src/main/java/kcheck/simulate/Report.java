@@ -246,6 +246,7 @@ public final class Report {
             ObjectNode s = sims.addObject();
             s.put("variant", r.config().variant());
             s.put("cpus", r.config().cpus());
+            s.put("runs", r.config().runs());
             ObjectNode params = s.putObject("params");
             r.modelParams().forEach(params::put);
             s.put("steps", r.steps());

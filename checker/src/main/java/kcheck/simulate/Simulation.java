@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import kcheck.engine.Deadline;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
@@ -119,6 +120,16 @@ public final class Simulation {
 
     /** Runs the simulation. */
     public static Result run(SimulationProfile p, Config c, Listener listener) {
+        return run(p, c, listener, Deadline.NONE);
+    }
+
+    /**
+     * Runs the simulation until {@code deadline} passes (its time limit, a signal). Then the runs
+     * that completed from run 0 on without a gap count, as if {@code --runs} had asked for that
+     * many (same seed, same numbers): the result's {@code config().runs()} says how many. Null if
+     * not even run 0 completed.
+     */
+    public static Result run(SimulationProfile p, Config c, Listener listener, Deadline deadline) {
         Model base = instance(p, c);
         long t0 = System.nanoTime();
         int workers = Math.max(1, Math.min(c.workers(), c.runs()));
@@ -135,8 +146,9 @@ public final class Simulation {
             Model m = w == 0 ? base : base.fork();
             pool.execute(() -> {
                 try {
-                    Simulator sim = new Simulator(p, m, c.workload(), c.costs(), c.cpus(), c.maxSteps());
-                    for (int i = next.getAndIncrement(); i < c.runs() && failure.get() == null; i = next.getAndIncrement()) {
+                    Simulator sim = new Simulator(p, m, c.workload(), c.costs(), c.cpus(), c.maxSteps(), deadline::passed);
+                    for (int i = next.getAndIncrement(); i < c.runs() && failure.get() == null && !deadline.passed();
+                            i = next.getAndIncrement()) {
                         outcomes[i] = sim.run(runSeed(c.seed(), i), false);
                         done.incrementAndGet();
                     }
@@ -165,8 +177,17 @@ public final class Simulation {
         if (f != null) {
             throw new IllegalStateException(f);
         }
-        listener.progress(c.runs(), c.runs(), (System.nanoTime() - t0) / 1e9);
-        return collect(p, c, base, outcomes, (System.nanoTime() - t0) / 1e9, workers);
+        int completed = 0;
+        while (completed < outcomes.length && outcomes[completed] != null && !outcomes[completed].end().equals(Simulator.STOPPED)) {
+            completed++;
+        }
+        listener.progress(completed, c.runs(), (System.nanoTime() - t0) / 1e9);
+        if (completed == 0) {
+            return null;
+        }
+        Config ran = completed == c.runs() ? c : new Config(c.model(), c.variant(), c.workload(), c.cpus(), c.params(), completed, c.seed(),
+                c.workers(), c.costs(), c.maxSteps());
+        return collect(p, ran, base, java.util.Arrays.copyOf(outcomes, completed), (System.nanoTime() - t0) / 1e9, workers);
     }
 
     private static Result collect(SimulationProfile p, Config c, Model base, Simulator.Outcome[] outcomes, double wall, int workers) {

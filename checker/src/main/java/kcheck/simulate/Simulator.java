@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
 import java.util.function.ToIntFunction;
 import java.util.random.RandomGenerator;
 
@@ -61,7 +62,18 @@ final class Simulator implements SimulationRun.Context {
     record Outcome(Samples samples, long steps, double time, String end, int initial, int[] actors, int[] actions, double[] times) {
     }
 
+    /** The end of a run that {@link #stop} cut short: the simulation does not count it. */
+    static final String STOPPED = "stopped";
+
+    /** Asked every 4,096 steps of a run: true ends it ({@link #STOPPED}). */
+    private final BooleanSupplier stop;
+
     Simulator(SimulationProfile profile, Model model, String workload, CostModel costs, int cpus, long maxSteps) {
+        this(profile, model, workload, costs, cpus, maxSteps, () -> false);
+    }
+
+    Simulator(SimulationProfile profile, Model model, String workload, CostModel costs, int cpus, long maxSteps, BooleanSupplier stop) {
+        this.stop = stop;
         this.profile = profile;
         this.model = model;
         this.workload = workload;
@@ -133,6 +145,10 @@ final class Simulator implements SimulationRun.Context {
             }
             if (steps >= maxSteps) {
                 end = "step limit";
+                break;
+            }
+            if ((steps & 0xFFF) == 0xFFF && stop.getAsBoolean()) {
+                end = STOPPED;
                 break;
             }
             int taken;

@@ -53,7 +53,7 @@ final class ChildJvm {
     }
 
     /** The CLI's class path: where kcheck's modules and its dependencies were loaded from in this JVM. */
-    private static String classPath() {
+    static String classPath() {
         Set<String> out = new LinkedHashSet<>();
         for (Class<?> c : List.of(Main.class, kcheck.model.Model.class, kcheck.trace.Trace.class, picocli.CommandLine.class,
                 com.fasterxml.jackson.databind.ObjectMapper.class, com.fasterxml.jackson.core.JsonFactory.class,

@@ -35,6 +35,20 @@ class SimulateCliTest {
      * assertions hold whatever it is.
      */
     @Test
+    void aTimeLimitStopsTheSimulationWhoseFiguresAreThoseOfTheRunsCompleted() {
+        Cli c = Cli.run("simulate", "rq-lock", "--cpus", "4", "--variant", "before", "--runs", "1000000", "--seed", "3", "--workers", "1",
+                "--time-limit", "2s", "--quiet");
+        assertThat(c.exit).as(c.err).isEqualTo(3);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("INCOMPLETE, stopped by time limit 2s: before cpus=4: (\\d+) of 1000000 runs")
+                .matcher(c.out);
+        assertThat(m.find()).as(c.out).isTrue();
+        String n = m.group(1);
+        Cli same = Cli.run("simulate", "rq-lock", "--cpus", "4", "--variant", "before", "--runs", n, "--seed", "3", "--workers", "1", "--quiet");
+        assertThat(same.exit).isZero();
+        assertThat(strip(c.out)).isEqualTo(strip(same.out) + c.out.substring(c.out.indexOf("INCOMPLETE, stopped by")));
+    }
+
+    @Test
     void theSeedIsPrintedAndRepeatsTheNumbers() {
         Cli a = Cli.run("simulate", "lb-redo", "--cpus", "6", "--runs", "30", "--variant", "before");
         assertThat(a.exit).isZero();

@@ -39,6 +39,8 @@ final class HandGraph implements Model {
     long[] ranks;
     /** Called once when the cycle analysis forks the model, before it looks at any state. */
     volatile Runnable onAnalysis = () -> { };
+    /** Calls of {@link #successors} so far (the search, the cycle analysis, rebuilding traces, a second search). */
+    final java.util.concurrent.atomic.AtomicLong successorCalls = new java.util.concurrent.atomic.AtomicLong();
 
     HandGraph(long[] value, int[][] edges, long[] owed, boolean fair) {
         this(value, edges, owed, fair, null);
@@ -159,6 +161,7 @@ final class HandGraph implements Model {
 
     @Override
     public void successors(long[] s, StepSink sink) {
+        successorCalls.incrementAndGet();
         for (int[] e : out.get(node.get(s[0]))) {
             sink.step(e[2], e.length > 3 ? e[3] : 0, new long[] {value[e[1]]});
         }
