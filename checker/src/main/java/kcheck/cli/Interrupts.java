@@ -7,7 +7,7 @@ import sun.misc.Signal;
  * (verdicts so far, violations with their traces, exit 3); a second one ends the process at once.
  * Installed by {@link Main#main} only (tests run the command line in-process).
  */
-final class Interrupts {
+public final class Interrupts {
     private static volatile String reason;
 
     private Interrupts() {
@@ -32,7 +32,7 @@ final class Interrupts {
     }
 
     /** Non-null once a signal asked the search to stop: the reason ("interrupted (SIGINT)"). */
-    static String reason() {
+    public static String reason() {
         return reason;
     }
 
