@@ -24,12 +24,10 @@ import kcheck.conform.KernelTrees;
  * C that computes another heap, hangs, crashes or writes outside its arrays diverges from the port
  * (exit 1, with the first way it goes wrong), never exit 2, which stays for a tree that cannot be
  * used ({@code ConformCliTest}). The first four are the reviewer's (issue 29); with these seeds
- * they hung kcheck or ended it with exit 2 before.
+ * they hung kcheck or ended it with exit 2 before. About 13 s on a quiet machine (40 s at a load
+ * average of 12), most of it the hang's minimisation.
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-@org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "kcheck.conform.mutants", matches = "true",
-        disabledReason = "about 40 s: .ci/run runs it (-Dkcheck.conform.mutants=true); the default build checks each kind of failing C "
-                + "on a small C file (ConformCFaultsCliTest)")
 class ConformMutantCorpusTest {
     @TempDir
     Path tmp;
