@@ -1,11 +1,7 @@
 package kcheck.conform;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A kernel C file compiled with gcc against kcheck's shim headers into a small driver program
- * (sources shipped as resources under {@code kcheck/conform/}), run as a child process that reads
- * commands on stdin and answers one line per command. Commands are sent in batches; the driver
- * flushes its output on a "." line.
+ * (sources shipped as resources under {@code kcheck/conform/}) that reads commands on stdin and
+ * answers one line per call. {@link #start} runs it ({@link DriverProcess}); a run that crashed or
+ * hung is replaced by a fresh one. Closing deletes the program.
  */
 public final class CDriver implements AutoCloseable {
     /** The compiler failed, or could not be run. */
@@ -32,30 +28,25 @@ public final class CDriver implements AutoCloseable {
     /** {@code KCHECK_CONFORM_LOG}: a file every command sent to a driver is appended to (for debugging a driver). */
     private static final String LOG = System.getenv("KCHECK_CONFORM_LOG");
 
-    /** How long to wait for one answer of the driver. */
-    private static final long ANSWER_TIMEOUT_NANOS = 30_000_000_000L;
-
     private final Path workDir;
-    private final Process process;
-    private final BufferedWriter in;
-    private final BufferedReader out;
+    private final Path exe;
 
-    private CDriver(Path workDir, Process process) {
+    private CDriver(Path workDir, Path exe) {
         this.workDir = workDir;
-        this.process = process;
-        this.in = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII), 1 << 16);
-        this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16);
+        this.exe = exe;
     }
 
     /**
-     * Compiles {@code driverResource} (which includes the kernel files named by {@code defines})
-     * with {@code shimResource} force-included, and starts it.
+     * Compiles the driver (which includes the kernel files named by {@code defines}) with the
+     * shim force-included.
      *
      * @param resources resource names under {@code kcheck/conform/} copied into the work directory
      *                  (the first is the driver's C file, the second the shim header)
      * @param defines   {@code NAME=VALUE} preprocessor definitions
+     * @param stop      polled while the compiler runs
      */
-    public static CDriver compileAndStart(List<String> resources, List<String> defines) throws CompileException, IOException {
+    static CDriver compile(List<String> resources, List<String> defines, StopCondition stop)
+            throws CompileException, IOException, DriverProcess.Stopped {
         Path dir = kcheck.engine.ScratchDirs.create("kcheck-conform-");
         List<Path> files = new ArrayList<>();
         for (String r : resources) {
@@ -74,27 +65,36 @@ public final class CDriver implements AutoCloseable {
             cmd.add("-D" + d);
         }
         cmd.addAll(List.of("-o", exe.toString(), files.get(0).toString()));
+        Path messages = dir.resolve("compiler.txt");
         Process p;
         try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(messages.toFile()).start();
         } catch (IOException e) {
-            delete(dir);
+            kcheck.engine.ScratchDirs.release(dir);
             throw new CompileException("cannot run the C compiler '" + gcc() + "' (install gcc, or set KCHECK_CC): " + e.getMessage());
         }
-        String msg = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int rc;
         try {
-            rc = p.waitFor();
+            while (!p.waitFor(100, TimeUnit.MILLISECONDS)) {
+                String reason = stop.reason();
+                if (reason != null) {
+                    p.destroyForcibly();
+                    p.waitFor(5, TimeUnit.SECONDS);
+                    kcheck.engine.ScratchDirs.release(dir);
+                    throw new DriverProcess.Stopped(reason);
+                }
+            }
         } catch (InterruptedException e) {
+            p.destroyForcibly();
             Thread.currentThread().interrupt();
+            kcheck.engine.ScratchDirs.release(dir);
             throw new IOException("interrupted while compiling");
         }
-        if (rc != 0) {
-            delete(dir);
-            throw new CompileException(msg.isBlank() ? "the C compiler exited with " + rc : msg.strip());
+        if (p.exitValue() != 0) {
+            String msg = Files.readString(messages, StandardCharsets.UTF_8);
+            kcheck.engine.ScratchDirs.release(dir);
+            throw new CompileException(msg.isBlank() ? "the C compiler exited with " + p.exitValue() : msg.strip());
         }
-        Process run = new ProcessBuilder(exe.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        return new CDriver(dir, run);
+        return new CDriver(dir, exe);
     }
 
     /** The C compiler: {@code KCHECK_CC} or {@code gcc}. */
@@ -103,70 +103,21 @@ public final class CDriver implements AutoCloseable {
         return cc == null || cc.isBlank() ? "gcc" : cc;
     }
 
-    /** Sends {@code commands} and returns the lines they print ({@code answers} of them). */
-    public List<String> run(List<String> commands, int answers) throws IOException {
+    /** Starts a run of the program (waiting for it to say it is ready). */
+    DriverProcess start(StopCondition stop) throws IOException, DriverProcess.Stopped {
+        return DriverProcess.start(exe.toString(), stop);
+    }
+
+    /** Appends {@code commands} to {@code KCHECK_CONFORM_LOG}, if set. */
+    static void log(List<String> commands) throws IOException {
         if (LOG != null) {
             Files.write(Path.of(LOG), commands, StandardCharsets.US_ASCII, java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
-        }
-        for (String c : commands) {
-            in.write(c);
-            in.write('\n');
-        }
-        in.write(".\n");
-        in.flush();
-        List<String> lines = new ArrayList<>(answers);
-        for (int i = 0; i < answers; i++) {
-            if (!out.ready()) {
-                long deadline = System.nanoTime() + ANSWER_TIMEOUT_NANOS;
-                while (!out.ready() && process.isAlive()) {
-                    if (System.nanoTime() > deadline) {
-                        process.destroyForcibly();
-                        throw new IOException("the compiled driver gave no answer for " + ANSWER_TIMEOUT_NANOS / 1_000_000_000L
-                                + " s (an endless loop in the C?) after " + i + " of " + answers + " answers to: "
-                                + String.join("; ", commands.subList(0, Math.min(commands.size(), 40))));
-                    }
-                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
-                }
-            }
-            String l = out.readLine();
-            if (l == null) {
-                throw new IOException("the compiled driver stopped (exit " + exitCode() + ") after " + i + " of " + answers + " answers");
-            }
-            lines.add(l);
-        }
-        return lines;
-    }
-
-    private String exitCode() {
-        try {
-            return process.waitFor(1, TimeUnit.SECONDS) ? Integer.toString(process.exitValue()) : "none yet";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
         }
     }
 
     @Override
     public void close() {
-        try {
-            in.write("X\n");
-            in.flush();
-        } catch (IOException e) {
-            // the process is gone already
-        }
-        try {
-            if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        delete(workDir);
-    }
-
-    private static void delete(Path dir) {
-        kcheck.engine.ScratchDirs.release(dir);
+        kcheck.engine.ScratchDirs.release(workDir);
     }
 }

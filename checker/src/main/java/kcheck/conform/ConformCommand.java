@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import kcheck.cli.ExitCodes;
+import kcheck.cli.Interrupts;
 import kcheck.cli.UsageException;
 import kcheck.engine.Durations;
 import picocli.CommandLine.Command;
@@ -18,9 +19,10 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code kcheck conform cpudl --kernel-tree DIR}: compiles the tree's
  * kernel/sched/cpudeadline.c against kcheck's shim and compares it with the Java port of that
- * version, call by call. Exit codes: 0 they agree, 1 a divergence (printed, minimised), 2 the
- * tree cannot be read or compiled, or has no port (one line; the compiler's message), 3 the time
- * limit was hit first.
+ * version, call by call. Exit codes: 0 they agree, 1 a divergence (printed, minimised; a call of
+ * the C that hangs, crashes or writes outside an array is one too), 2 the tree cannot be read or
+ * compiled, or has no port (one line; the compiler's message), 3 the time limit or a signal
+ * (SIGINT, SIGTERM) came first.
  */
 @Command(name = "conform", mixinStandardHelpOptions = true, description = "Compare a model's Java port with the kernel's own C, compiled from a kernel tree.")
 public final class ConformCommand implements Callable<Integer> {
@@ -53,6 +55,10 @@ public final class ConformCommand implements Callable<Integer> {
             + "it too)")
     String timeLimit;
 
+    @Option(names = "--call-timeout", paramLabel = "DURATION", description = "a call of the C that has not returned after this long is a "
+            + "divergence (default 1s)")
+    String callTimeout;
+
     @Override
     public Integer call() {
         PrintStream out = System.out;
@@ -67,14 +73,8 @@ public final class ConformCommand implements Callable<Integer> {
                 throw new UsageException("conform: --walk-param takes cpus, depth or keys, not '" + k + "'");
             }
         }
-        long limit = 0;
-        if (timeLimit != null) {
-            try {
-                limit = Durations.parse(timeLimit).toMillis();
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("conform: " + e.getMessage());
-            }
-        }
+        long limit = timeLimit == null ? 0 : millis("--time-limit", timeLimit);
+        long perCall = callTimeout == null ? CpudlConformance.Options.CALL_TIMEOUT_MILLIS : millis("--call-timeout", callTimeout);
         KernelTree kt;
         CpudlConformance.Port port;
         try {
@@ -87,14 +87,14 @@ public final class ConformCommand implements Callable<Integer> {
         long s = seed != null ? seed : System.nanoTime() & 0xFFFF_FFFFL;
         Map<String, String> wp = new LinkedHashMap<>(Map.of("hotplug", "on"));
         wp.putAll(walkParams);
-        CpudlConformance.Options o = new CpudlConformance.Options(s, sequences, calls, !noWalk, wp, limit);
+        CpudlConformance.Options o = new CpudlConformance.Options(s, sequences, calls, !noWalk, wp, limit, perCall, Interrupts::reason);
         out.println("conform cpudl: kernel tree " + kt.dir() + " (v" + kt.version() + "), port " + port.name());
         out.println("  " + port.why());
         out.println("  seed " + s + " (repeat with --seed " + s + ")");
         out.flush();
         CpudlConformance.Result r;
         try {
-            r = CpudlConformance.run(kt, port, o, out, () -> kcheck.cli.Interrupts.reason() != null);
+            r = CpudlConformance.run(kt, port, o, out);
         } catch (CDriver.CompileException e) {
             System.err.println("kcheck: " + kt.file("kernel/sched/cpudeadline.c") + " does not compile against kcheck's shim:");
             System.err.println(e.getMessage());
@@ -112,6 +112,14 @@ public final class ConformCommand implements Callable<Integer> {
         return r.complete() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }
 
+    private static long millis(String option, String text) {
+        try {
+            return Durations.parse(text).toMillis();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("conform: " + option + ": " + e.getMessage());
+        }
+    }
+
     /** The report: counts, then the divergence with its minimised sequence, or AGREE. */
     static void print(CpudlConformance.Result r, Map<String, String> walk, PrintStream out) {
         out.println(String.format(Locale.ROOT, "  sequences: %,d, calls: %,d, disagreements: %d", r.sequences(), r.calls(),
@@ -123,19 +131,19 @@ public final class ConformCommand implements Callable<Integer> {
         out.println(String.format(Locale.ROOT, "  time: %.1f s", r.seconds()));
         CpudlConformance.Divergence d = r.divergence();
         if (d != null) {
-            out.println("DIVERGENCE in " + d.source() + ": " + d.original().ops().size() + " calls minimised to " + d.minimised().ops().size()
+            out.println("DIVERGENCE in " + d.source() + ": " + d.summary() + "; " + d.original().ops().size() + " calls minimised to "
+                    + d.minimised().ops().size()
                     + " (on " + d.minimised().cpus() + " CPUs" + (d.minimised().capacities() != null ? ", capacities "
                     + java.util.Arrays.toString(d.minimised().capacities()) : "") + "):");
             out.println("  cpudl_init(" + d.minimised().cpus() + "), every runqueue online");
             for (int i = 0; i < d.minimised().ops().size(); i++) {
                 out.println("  " + (i + 1) + ". " + d.minimised().ops().get(i));
             }
-            out.println("after " + d.call() + ":");
+            out.println((d.kind() == CpudlConformance.Kind.STATE ? "after " : "in ") + d.call() + ":");
             out.println("  C    (kernel/sched/cpudeadline.c): " + d.c());
             out.println("  Java (" + r.port().name() + " port):" + " ".repeat(Math.max(1, 23 - r.port().name().length())) + d.java());
         } else if (!r.complete()) {
-            String signal = kcheck.cli.Interrupts.reason();
-            out.println("INCOMPLETE: " + (signal != null ? signal : "the time limit was hit") + " first (no disagreement so far)");
+            out.println("INCOMPLETE: " + r.stopped() + " (no disagreement so far)");
         } else {
             out.println("AGREE: the C and the " + r.port().name() + " port gave identical heap, idx, size, free_cpus and find results after "
                     + "every call");

@@ -5,22 +5,18 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 
-import kcheck.engine.DeltaDebug;
-import kcheck.model.Params;
+import kcheck.engine.Durations;
 import kcheck.model.cpudl.Cpudl;
 import kcheck.model.cpudl.CpudlBugs;
-import kcheck.model.cpudl.CpudlFactory;
 import kcheck.model.cpudl.CpudlHeap;
-import kcheck.model.cpudl.CpudlModel;
 import kcheck.model.cpudl.CpudlV612;
 import kcheck.model.cpudl.Cpumask;
 import kcheck.model.cpudl.Deadlines;
@@ -151,24 +147,64 @@ public final class CpudlConformance {
         }
     }
 
+    /** How the C differs from the port at a call. */
+    public enum Kind {
+        /** it returned with a different heap, idx, size, free_cpus or find result */
+        STATE,
+        /** it did not return within the call timeout */
+        HANG,
+        /** the driver ended in it (a signal: SIGSEGV, SIGABRT, ...) */
+        CRASH,
+        /** it wrote outside an array it allocated (over the guards kcheck's shim puts around each) */
+        MEMORY
+    }
+
     /**
-     * The first divergence: the generated (or walked) sequence, its minimised form, the call at
-     * which they differ and both outputs there.
+     * The first divergence: the generated (or walked) sequence, its minimised form, how and at
+     * which call they differ ({@code at}: 1-based in the minimised sequence, 0 for cpudl_init),
+     * the C's and the port's output there (for a hang or a crash, the C's is what happened), and
+     * whether a run on a fresh driver did the same (false: seen in the run's own driver only, or the
+     * run was stopped before it could be replayed).
      */
-    public record Divergence(String source, Sequence original, Sequence minimised, String call, String c, String java) {
+    public record Divergence(String source, Sequence original, Sequence minimised, Kind kind, int at, String call, String c, String java,
+                             boolean reproduced) {
+        /** One line: "the C crashed with SIGSEGV at call 3". */
+        public String summary() {
+            String where = at == 0 ? "in cpudl_init(" + minimised.cpus() + ")" : "at call " + at;
+            String what = switch (kind) {
+                case STATE -> "the C and the port differ after " + (at == 0 ? "cpudl_init(" + minimised.cpus() + ")" : "call " + at);
+                case HANG, CRASH -> "the C " + c + " " + where;
+                case MEMORY -> c + " " + where;
+            };
+            return reproduced ? what : what + " (not confirmed on a fresh driver)";
+        }
     }
 
     /**
      * Options of a run.
      *
-     * @param seed       the seed of the generated sequences
-     * @param sequences  how many sequences
-     * @param maxCalls   calls per sequence (each sequence has 1..maxCalls)
-     * @param walk       also walk the exhaustive model's transitions
-     * @param walkParams the model's parameters for the walk (its defaults, hotplug on)
-     * @param timeLimitMillis stop (INCOMPLETE) after this long; 0 = no limit
+     * @param seed              the seed of the generated sequences
+     * @param sequences         how many sequences
+     * @param maxCalls          calls per sequence (each sequence has 1..maxCalls)
+     * @param walk              also walk the exhaustive model's transitions
+     * @param walkParams        the model's parameters for the walk (its defaults, hotplug on)
+     * @param timeLimitMillis   stop (INCOMPLETE) after this long; 0 = no limit
+     * @param callTimeoutMillis a call of the C that has not returned after this long is a divergence (a hang)
+     * @param stopRequested     polled while running: non-null asks the run to stop, with the reason (a signal)
      */
-    public record Options(long seed, int sequences, int maxCalls, boolean walk, Map<String, String> walkParams, long timeLimitMillis) {
+    public record Options(long seed, int sequences, int maxCalls, boolean walk, Map<String, String> walkParams, long timeLimitMillis,
+                          long callTimeoutMillis, Supplier<String> stopRequested) {
+        /**
+         * The call timeout: a call takes microseconds. A loaded machine can leave the driver
+         * without a CPU for most of a second; {@link DriverProcess} takes that into account.
+         */
+        public static final long CALL_TIMEOUT_MILLIS = 1000;
+
+        /** Options with the default call timeout, stopped by the time limit only. */
+        public Options(long seed, int sequences, int maxCalls, boolean walk, Map<String, String> walkParams, long timeLimitMillis) {
+            this(seed, sequences, maxCalls, walk, walkParams, timeLimitMillis, CALL_TIMEOUT_MILLIS, () -> null);
+        }
+
         public static Options defaults(long seed) {
             return new Options(seed, 20_000, 40, true, Map.of("hotplug", "on"), 0);
         }
@@ -177,23 +213,22 @@ public final class CpudlConformance {
     /**
      * The outcome.
      *
-     * @param complete false if the time limit stopped the run first
+     * @param stopped why the run stopped before its end (the time limit, a signal), or null
      */
     public record Result(KernelTree tree, Port port, long seed, long sequences, long calls, long walkStates, long walkCalls,
-                         Divergence divergence, boolean complete, double seconds) {
+                         Divergence divergence, String stopped, double seconds) {
         public long disagreements() {
             return divergence == null ? 0 : 1;
+        }
+
+        /** Every sequence and the walk ran (or a divergence ended the run). */
+        public boolean complete() {
+            return stopped == null;
         }
     }
 
     /** Compiles the tree's cpudeadline.c and runs the comparison. */
     public static Result run(KernelTree tree, Port port, Options o, PrintStream log)
-            throws CDriver.CompileException, IOException {
-        return run(tree, port, o, log, () -> false);
-    }
-
-    /** As {@link #run(KernelTree, Port, Options, PrintStream)}, stopping (INCOMPLETE) also once {@code stop} is true (a signal). */
-    public static Result run(KernelTree tree, Port port, Options o, PrintStream log, java.util.function.BooleanSupplier stop)
             throws CDriver.CompileException, IOException {
         long t0 = System.nanoTime();
         String cFile = tree.file("kernel/sched/cpudeadline.c").toAbsolutePath().toString();
@@ -203,327 +238,27 @@ public final class CpudlConformance {
                 throw new CDriver.CompileException("cannot compile " + f + ": its path contains a quote or a backslash");
             }
         }
-        try (CDriver c = CDriver.compileAndStart(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"),
-                List.of("KCHECK_CPUDEADLINE_C=\"" + cFile + "\"", "KCHECK_CPUDEADLINE_H=\"" + hFile + "\"",
-                        "KCHECK_CLEAR_ONLINE=" + (port.clearOnline() ? 1 : 0)))) {
-            Runner r = new Runner(c, port.heap(), o, t0, stop);
-            r.sequences();
-            if (r.divergence == null && o.walk() && !r.timeUp()) {
-                r.walk(log);
-            }
-            return new Result(tree, port, o.seed(), r.sequencesRun, r.callsRun, r.walkStates, r.walkCalls, r.divergence,
-                    !r.stopped, (System.nanoTime() - t0) / 1e9);
+        StopCondition stop = StopCondition.NEVER.withRequests(o.stopRequested());
+        if (o.timeLimitMillis() > 0) {
+            String limit = Durations.format(Duration.ofMillis(o.timeLimitMillis()));
+            stop = stop.within(o.timeLimitMillis(), "the time limit (" + limit + ") was hit first");
         }
-    }
-
-    /** The per-run state: the driver, counters, the first divergence. */
-    private static final class Runner {
-        final CDriver c;
-        final CpudlHeap heap;
-        final Options o;
-        final long t0;
-        final java.util.function.BooleanSupplier stop;
-        long sequencesRun;
-        long callsRun;
-        long walkStates;
-        long walkCalls;
-        Divergence divergence;
-        boolean stopped;
-
-        Runner(CDriver c, CpudlHeap heap, Options o, long t0, java.util.function.BooleanSupplier stop) {
-            this.stop = stop;
-            this.c = c;
-            this.heap = heap;
-            this.o = o;
-            this.t0 = t0;
+        CDriver c;
+        try {
+            c = CDriver.compile(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"), List.of("KCHECK_CPUDEADLINE_C=\"" + cFile + "\"",
+                    "KCHECK_CPUDEADLINE_H=\"" + hFile + "\"", "KCHECK_CLEAR_ONLINE=" + (port.clearOnline() ? 1 : 0)), stop);
+        } catch (DriverProcess.Stopped e) {
+            return new Result(tree, port, o.seed(), 0, 0, 0, 0, null, e.getMessage(), (System.nanoTime() - t0) / 1e9);
         }
-
-        boolean timeUp() {
-            if (o.timeLimitMillis() > 0 && (System.nanoTime() - t0) / 1_000_000 > o.timeLimitMillis() || stop.getAsBoolean()) {
-                stopped = true;
-            }
-            return stopped;
-        }
-
-        void sequences() throws IOException {
-            SplittableRandom r = new SplittableRandom(o.seed());
-            List<Sequence> batch = new ArrayList<>();
-            int commands = 0;
-            for (int i = 0; i < o.sequences(); i++) {
-                Sequence s = generate(r, o.maxCalls());
-                batch.add(s);
-                for (String cmd : s.commands()) {
-                    commands += cmd.length() + 1;
-                }
-                if (commands >= 30_000 || i == o.sequences() - 1) {
-                    if (!runBatch(batch) || timeUp()) {
-                        return;
-                    }
-                    batch.clear();
-                    commands = 0;
-                }
-            }
-        }
-
-        private boolean runBatch(List<Sequence> batch) throws IOException {
-            List<String> all = new ArrayList<>();
-            for (Sequence s : batch) {
-                all.addAll(s.commands());
-            }
-            /* commands stay below a pipe's capacity, so writing them never waits for the driver's answers */
-            List<String> lines = c.run(all, all.size());
-            int at = 0;
-            for (Sequence s : batch) {
-                List<String> java = javaLines(heap, s);
-                int n = java.size();
-                int bad = firstDifference(lines.subList(at, at + n), java);
-                at += n;
-                sequencesRun++;
-                callsRun += s.ops().size();
-                if (bad >= 0) {
-                    divergence = minimise("generated sequence " + sequencesRun + " (seed " + o.seed() + ")", s);
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** Delta debugging over the calls of a diverging sequence. */
-        Divergence minimise(String source, Sequence s) throws IOException {
-            IOException[] failure = new IOException[1];
-            List<Op> min = DeltaDebug.minimise(s.ops(), sub -> {
-                try {
-                    return diverges(s.with(sub)) >= 0;
-                } catch (IOException e) {
-                    failure[0] = e;
-                    return false;
-                }
-            }, DeltaDebug.MAX_TESTS, this::timeUp);
-            if (failure[0] != null) {
-                throw failure[0];
-            }
-            Sequence m = s.with(min);
-            List<String> cl = c.run(m.commands(), m.commands().size());
-            List<String> jl = javaLines(heap, m);
-            int bad = firstDifference(cl, jl);
-            int op = bad - m.commandOf(0);
-            String call = op >= 0 ? (op + 1) + ". " + m.ops().get(op) : "cpudl_init(" + m.cpus() + ")";
-            return new Divergence(source, s, m, call, cl.get(bad), jl.get(bad));
-        }
-
-        int diverges(Sequence s) throws IOException {
-            List<String> cmds = s.commands();
-            return firstDifference(c.run(cmds, cmds.size()), javaLines(heap, s));
-        }
-
-        /** Walks every state the model reaches at its default bounds and every call it offers there. */
-        void walk(PrintStream log) throws IOException {
-            Map<String, String> p = new java.util.LinkedHashMap<>(o.walkParams());
-            CpudlFactory f = new CpudlFactory();
-            Params params = f.params(p);
-            CpudlModel m = (CpudlModel) f.create("conform", heap, params, Set.of("find-sound"));
-            int n = params.integer("cpus");
-            ArrayDeque<long[]> queue = new ArrayDeque<>();
-            Set<Key> seen = new HashSet<>();
-            Set<String> loaded = new HashSet<>();
-            Set<String> finds = new HashSet<>();
-            m.initial(s -> {
-                if (seen.add(new Key(s.clone()))) {
-                    queue.add(s.clone());
-                }
-            });
-            c.run(List.of("I " + n), 1);
-            while (!queue.isEmpty()) {
-                if (timeUp()) {
-                    return;
-                }
-                long[] s = queue.poll();
-                walkStates++;
-                m.successors(s, (actor, action, next) -> {
-                    if (seen.add(new Key(next.clone()))) {
-                        queue.add(next.clone());
-                    }
-                });
-                Cpudl base = m.heapOf(s);
-                String load = loadCommand(base, n);
-                List<Op> ops = new ArrayList<>();
-                String signature = stateSignature(m, s);
-                boolean fresh = loaded.add(load + signature);
-                m.calls(s, (kind, cpu, dl, flag, task) -> {
-                    if (kind == 4) {
-                        /* cpudl_find reads elements[0], size, free_cpus and the capacities only */
-                        String key = base.cpu(0) + ":" + base.dl(0) + ":" + base.size + ":" + base.freeCpus.toHex() + ":" + signature + ":" + task;
-                        if (finds.add(key)) {
-                            ops.add(new Op('Q', task.cpu, task.deadline, false, task.cpusMask.low64(), task.dlDensity));
-                        }
-                    } else if (fresh) {
-                        ops.add(switch (kind) {
-                            case 0 -> new Op('S', cpu, dl, false, 0, 0);
-                            case 1 -> new Op('R', cpu, 0, flag, 0, 0);
-                            case 2 -> new Op('F', cpu, 0, false, 0, 0);
-                            default -> new Op('N', cpu, dl, flag, 0, 0);
-                        });
-                    }
-                });
-                if (ops.isEmpty()) {
-                    continue;
-                }
-                pending.add(load);
-                pendingBytes += load.length() + 1;
-                for (Op op : ops) {
-                    String cmd = op.command();
-                    pending.add("B");
-                    pending.add(cmd);
-                    pendingBytes += cmd.length() + 3;
-                    Cpudl work = m.heapOf(s);
-                    expected.add(apply(heap, work, op, new Cpumask(n)));
-                    origin.add(new Origin(s, op));
-                }
-                if (pendingBytes > 40_000 && !flushWalk(m, n)) {
-                    return;
-                }
-            }
-            if (!flushWalk(m, n)) {
-                return;
-            }
+        try (c) {
+            CpudlRunner r = new CpudlRunner(c, port.heap(), o, stop);
+            r.run();
             if (log != null) {
                 log.flush();
             }
+            return new Result(tree, port, o.seed(), r.sequencesRun, r.callsRun, r.walkStates, r.walkCalls, r.divergence,
+                    r.divergence != null ? null : r.stopped, (System.nanoTime() - t0) / 1e9);
         }
-
-        /** The walk's batch: commands for the driver (at most ~40 KB, below a pipe's capacity), the port's answers, their origin. */
-        private final List<String> pending = new ArrayList<>();
-        private final List<String> expected = new ArrayList<>();
-        private final List<Origin> origin = new ArrayList<>();
-        private int pendingBytes;
-
-        private record Origin(long[] state, Op op) {
-        }
-
-        private boolean flushWalk(CpudlModel m, int n) throws IOException {
-            if (expected.isEmpty()) {
-                return true;
-            }
-            List<String> lines = c.run(pending, expected.size());
-            try {
-                for (int i = 0; i < expected.size(); i++) {
-                    walkCalls++;
-                    if (!expected.get(i).equals(lines.get(i))) {
-                        divergence = walkDivergence(m, origin.get(i).state(), origin.get(i).op(), lines.get(i), expected.get(i), n);
-                        return false;
-                    }
-                }
-                return true;
-            } finally {
-                pending.clear();
-                expected.clear();
-                origin.clear();
-                pendingBytes = 0;
-            }
-        }
-
-        /** A divergence found by the walk: the model's shortest path to the state, plus the call, minimised. */
-        private Divergence walkDivergence(CpudlModel m, long[] s, Op op, String cLine, String java, int n) throws IOException {
-            Sequence direct = new Sequence(n, null, List.of(op));
-            String source = "model state " + m.heapOf(s) + ", call " + op;
-            // replay from cpudl_init: find a path of calls to s by BFS over the model's calls
-            List<Op> path = pathTo(m, s, n);
-            if (path != null) {
-                List<Op> all = new ArrayList<>(path);
-                all.add(op);
-                Sequence seq = new Sequence(n, null, all);
-                if (diverges(seq) >= 0) {
-                    return minimise("model walk: " + source, seq);
-                }
-            }
-            return new Divergence("model walk: " + source, direct, direct, "1. " + op + " on the loaded state", cLine, java);
-        }
-
-        private List<Op> pathTo(CpudlModel m, long[] target, int n) {
-            record Node(long[] s, Node parent, Op op) {
-            }
-            ArrayDeque<Node> q = new ArrayDeque<>();
-            Set<Key> seen = new HashSet<>();
-            m.initial(s -> {
-                q.add(new Node(s.clone(), null, null));
-                seen.add(new Key(s.clone()));
-            });
-            while (!q.isEmpty()) {
-                Node x = q.poll();
-                if (Arrays.equals(x.s(), target)) {
-                    List<Op> out = new ArrayList<>();
-                    for (Node y = x; y.op() != null; y = y.parent()) {
-                        out.add(0, y.op());
-                    }
-                    return out;
-                }
-                List<Op> ops = new ArrayList<>();
-                m.calls(x.s(), (kind, cpu, dl, flag, task) -> {
-                    if (kind != 4) {
-                        ops.add(switch (kind) {
-                            case 0 -> new Op('S', cpu, dl, false, 0, 0);
-                            case 1 -> new Op('R', cpu, 0, flag, 0, 0);
-                            case 2 -> new Op('F', cpu, 0, false, 0, 0);
-                            default -> new Op('N', cpu, dl, flag, 0, 0);
-                        });
-                    }
-                });
-                /* calls() enumerates the same steps as successors(), in the same order, finds last */
-                int[] i = {0};
-                m.successors(x.s(), (actor, action, next) -> {
-                    int k = i[0]++;
-                    if (k < ops.size() && seen.add(new Key(next.clone()))) {
-                        q.add(new Node(next.clone(), x, ops.get(k)));
-                    }
-                });
-            }
-            return null;
-        }
-    }
-
-    /** What decides the calls offered at a state beyond its heap: the runqueues' states and deadlines. */
-    private static String stateSignature(CpudlModel m, long[] s) {
-        StringBuilder b = new StringBuilder("|");
-        m.decode(s, (owner, field, value) -> {
-            if (field.equals("runqueues") || field.equals("capacity")) {
-                b.append(value);
-            }
-        });
-        return b.toString();
-    }
-
-    /** The driver's load command for a heap: size, every slot, every idx, free_cpus. */
-    static String loadCommand(Cpudl cp, int n) {
-        StringBuilder b = new StringBuilder("L ").append(cp.size);
-        for (int h = 0; h < n; h++) {
-            b.append(' ').append(cp.cpu(h)).append(' ').append(Long.toUnsignedString(cp.dl(h)));
-        }
-        for (int x = 0; x < n; x++) {
-            b.append(' ').append(cp.idx(x));
-        }
-        return b.append(' ').append(cp.freeCpus.toHex()).toString();
-    }
-
-    private record Key(long[] s) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(k.s, s);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(s);
-        }
-    }
-
-    /** -1 if equal, else the first index where they differ. */
-    static int firstDifference(List<String> a, List<String> b) {
-        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            if (!a.get(i).equals(b.get(i))) {
-                return i;
-            }
-        }
-        return a.size() == b.size() ? -1 : Math.min(a.size(), b.size());
     }
 
     /** The lines the Java port prints for a sequence (what the driver prints for it). */

@@ -57,7 +57,8 @@ class ConformCliTest {
         assertThat(r.err).doesNotContain("Exception");
     }
 
-    private static boolean gcc() {
+    /** gcc runs on this machine. */
+    static boolean gcc() {
         try {
             return new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start().waitFor() == 0;
         } catch (Exception e) {

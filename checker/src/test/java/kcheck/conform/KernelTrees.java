@@ -9,11 +9,11 @@ import java.util.List;
  * The kernel trees of {@code KCHECK_KERNEL_TREES} for tests, or a skip saying why (a failure under
  * KCHECK_CI=1, as in .ci/run, which unpacks the trees).
  */
-final class KernelTrees {
+public final class KernelTrees {
     private KernelTrees() {
     }
 
-    static List<KernelTree> orSkip(String what) {
+    public static List<KernelTree> orSkip(String what) {
         List<String> problems = new ArrayList<>();
         List<KernelTree> trees = KernelTree.fromEnvironment(problems);
         problems.forEach(p -> System.out.println("[kcheck conform] " + KernelTree.ENV + ": skipped " + p));

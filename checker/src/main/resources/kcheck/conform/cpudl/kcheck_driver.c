@@ -15,9 +15,14 @@
  *   Q dl mask cpu dens   cpudl_find(cp, p, later_mask) for a task with that deadline, cpus_mask, task_cpu, dl_density
  *   L size c0 d0 .. idx0 .. free   load a heap state (every slot) and keep it as the snapshot
  *   B                    restore the snapshot
- *   .                    flush the output (the caller reads after a batch)
- * Output after each command except L and B:
+ *   X                    exit
+ * Output: "kcheck-driver ready" once started, then one line after each command except L and B,
+ * written as soon as the call returns (stdout is line-buffered, so the caller always knows which
+ * call is running and never sees half a line from a driver that is still running):
  *   size=S heap=c:d,.. idx=i,.. free=HEX [find=R mask=HEX]
+ * or, if the call wrote over a guard around a kcalloc'd array (kcheck_shim.h), instead of that
+ * line "!the C wrote bytes 0..3 past the end of a kcalloc'd array of 64 bytes", and the driver
+ * exits (its memory can no longer be trusted).
  */
 #include KCHECK_CPUDEADLINE_H
 #include KCHECK_CPUDEADLINE_C
@@ -91,6 +96,16 @@ static void print_state(void)
 		printf("%016" PRIx64, cp.free_cpus->bits[w]);
 }
 
+/* after each call: a write outside a kcalloc'd array ends the driver with one line saying where */
+static void check_guards(void)
+{
+	char where[160];
+	if (kcheck_guard_broken(where, sizeof(where))) {
+		printf("!the C wrote %s\n", where);
+		exit(0);
+	}
+}
+
 static void parse_mask(const char *hex, struct cpumask *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -110,7 +125,8 @@ static void parse_mask(const char *hex, struct cpumask *m)
 int main(void)
 {
 	char line[1 << 16];
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	setvbuf(stdout, NULL, _IOLBF, 1 << 16);
+	printf("kcheck-driver ready\n");
 	while (fgets(line, sizeof(line), stdin)) {
 		char *p = line;
 		char cmd = *p++;
@@ -135,6 +151,7 @@ int main(void)
 			ready = 1;
 			for (int c = 0; c < n; c++)
 				rq_online(c, 0, 0);
+			check_guards();
 			print_state();
 			printf("\n");
 		} else if (cmd == 'K') {
@@ -143,18 +160,21 @@ int main(void)
 			kcheck_asym = false;
 			for (unsigned int c = 1; c < nr_cpu_ids; c++)
 				kcheck_asym |= kcheck_capacity[c] != kcheck_capacity[0];
+			check_guards();
 			print_state();
 			printf("\n");
 		} else if (cmd == 'S') {
 			int cpu = (int)strtol(p, &p, 10);
 			u64 dl = strtoull(p, &p, 10);
 			cpudl_set(&cp, cpu, dl);
+			check_guards();
 			print_state();
 			printf("\n");
 		} else if (cmd == 'R') {
 			int cpu = (int)strtol(p, &p, 10);
 			int online = (int)strtol(p, &p, 10);
 			clear_call(cpu, online);
+			check_guards();
 			print_state();
 			printf("\n");
 		} else if (cmd == 'N') {
@@ -162,11 +182,13 @@ int main(void)
 			int has = (int)strtol(p, &p, 10);
 			u64 dl = strtoull(p, &p, 10);
 			rq_online(cpu, has, dl);
+			check_guards();
 			print_state();
 			printf("\n");
 		} else if (cmd == 'F') {
 			int cpu = (int)strtol(p, &p, 10);
 			rq_offline(cpu);
+			check_guards();
 			print_state();
 			printf("\n");
 		} else if (cmd == 'Q') {
@@ -186,6 +208,7 @@ int main(void)
 			t.dl.dl_density = strtoull(p, &p, 10);
 			memset(&later, 0, sizeof(later));
 			int ret = cpudl_find(&cp, &t, &later);
+			check_guards();
 			print_state();
 			int top = KCHECK_WORDS - 1;
 			while (top > 0 && !later.bits[top])
@@ -213,8 +236,6 @@ int main(void)
 			cp.size = snap_size;
 			memcpy(cp.elements, snap, sizeof(struct cpudl_item) * nr_cpu_ids);
 			*cp.free_cpus = snap_free;
-		} else if (cmd == '.') {
-			fflush(stdout);
 		} else if (cmd == 'X') {
 			break;
 		} else {

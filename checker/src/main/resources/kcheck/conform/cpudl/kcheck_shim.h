@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,15 +124,89 @@ typedef struct {
 #endif
 #define CONFIG_SMP 1
 
+/*
+ * kcalloc'd arrays sit between two guards of KCHECK_GUARD bytes of KCHECK_GUARD_BYTE: the driver
+ * checks them after every call (kcheck_guard_broken), so a write just outside an array is seen
+ * even when it changes nothing the driver prints.
+ */
+#define KCHECK_GUARD 1024
+#define KCHECK_GUARD_BYTE 0xa5
+#define KCHECK_ALLOCATIONS 16
+
+struct kcheck_allocation {
+	unsigned char *start;
+	size_t bytes;
+};
+
+static struct kcheck_allocation kcheck_allocations[KCHECK_ALLOCATIONS];
+
 static inline void *kcalloc(size_t n, size_t size, int flags)
 {
 	(void)flags;
-	return calloc(n, size);
+	size_t bytes = n * size;
+	unsigned char *b = malloc(bytes + 2 * KCHECK_GUARD);
+	if (!b)
+		return NULL;
+	memset(b, KCHECK_GUARD_BYTE, KCHECK_GUARD);
+	memset(b + KCHECK_GUARD, 0, bytes);
+	memset(b + KCHECK_GUARD + bytes, KCHECK_GUARD_BYTE, KCHECK_GUARD);
+	for (int i = 0; i < KCHECK_ALLOCATIONS; i++) {
+		if (!kcheck_allocations[i].start) {
+			kcheck_allocations[i].start = b + KCHECK_GUARD;
+			kcheck_allocations[i].bytes = bytes;
+			break;
+		}
+	}
+	return b + KCHECK_GUARD;
 }
 
 static inline void kfree(void *p)
 {
-	free(p);
+	if (!p)
+		return;
+	for (int i = 0; i < KCHECK_ALLOCATIONS; i++)
+		if (kcheck_allocations[i].start == p)
+			kcheck_allocations[i].start = NULL;
+	free((unsigned char *)p - KCHECK_GUARD);
+}
+
+/* true if a byte of the guard g was overwritten: the lowest and highest such offsets in *lo, *hi */
+static inline bool kcheck_overwritten(const unsigned char *g, int *lo, int *hi)
+{
+	*lo = -1;
+	for (int k = 0; k < KCHECK_GUARD; k++)
+		if (g[k] != KCHECK_GUARD_BYTE) {
+			if (*lo < 0)
+				*lo = k;
+			*hi = k;
+		}
+	return *lo >= 0;
+}
+
+/*
+ * Writes into buf (of len bytes) where the C wrote over a guard ("bytes 0..3 past the end of a
+ * kcalloc'd array of 64 bytes", counted from 0 after the end and from 1 before the start) and
+ * returns 1; 0 if every guard is intact.
+ */
+static inline int kcheck_guard_broken(char *buf, size_t len)
+{
+	for (int i = 0; i < KCHECK_ALLOCATIONS; i++) {
+		const unsigned char *s = kcheck_allocations[i].start;
+		size_t bytes = kcheck_allocations[i].bytes;
+		int lo, hi;
+		if (!s)
+			continue;
+		if (kcheck_overwritten(s + bytes, &lo, &hi)) {
+			snprintf(buf, len, "bytes %d..%d past the end of a kcalloc'd array of %zu bytes", lo, hi, bytes);
+			return 1;
+		}
+		if (kcheck_overwritten(s - KCHECK_GUARD, &lo, &hi)) {
+			snprintf(buf, len, "bytes %d..%d before the start of a kcalloc'd array of %zu bytes", KCHECK_GUARD - hi,
+				 KCHECK_GUARD - lo, bytes);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static inline bool cpu_present(int cpu)
