@@ -171,7 +171,7 @@ final class CheckCommand implements Callable<Integer> {
         List<Trace> traces = Report.traces(r, seed, fullStates, label);
         Map<String, Path> written = write(traces, targets);
         if (metricsCsv != null) {
-            MetricsCsv.write(metricsCsv, r);
+            MetricsCsv.write(metricsCsv, r, force);
         }
         int exit = interrupted != null ? ExitCodes.INCOMPLETE : ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
         PrintStream out = System.out;
@@ -245,7 +245,7 @@ final class CheckCommand implements Callable<Integer> {
         return file.resolveSibling(stem + "-" + property + ".json");
     }
 
-    private Map<String, Path> write(List<Trace> traces, List<Path> targets) throws IOException {
+    private Map<String, Path> write(List<Trace> traces, List<Path> targets) {
         Map<String, Path> out = new LinkedHashMap<>();
         if (targets.isEmpty() || traces.isEmpty()) {
             return out;
@@ -255,11 +255,7 @@ final class CheckCommand implements Callable<Integer> {
             /* the first trace goes to the name asked for (so 'kcheck render FILE' works next), the others beside it */
             Path p = first ? targets.get(0) : named(targets.get(0), t.property());
             first = false;
-            try {
-                TraceIO.write(t, p);
-            } catch (IOException e) {
-                throw new UsageException("cannot write --trace-out " + p + ": " + e.getMessage());
-            }
+            OutputFile.write(p, t, force, "--trace-out");
             out.put(t.property(), p);
         }
         return out;

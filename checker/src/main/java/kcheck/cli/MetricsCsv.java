@@ -1,7 +1,5 @@
 package kcheck.cli;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -54,12 +52,8 @@ final class MetricsCsv {
         return b.toString();
     }
 
-    static void write(Path file, RunResult r) {
-        try {
-            Files.writeString(file, render(r), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UsageException("cannot write --metrics-csv " + file + ": " + e.getMessage());
-        }
+    static void write(Path file, RunResult r, boolean force) {
+        OutputFile.write(file, render(r), force, "--metrics-csv");
     }
 
     /** A CSV field: quoted if it holds a comma, quote or line break. */
