@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +49,7 @@ class SavedFilesTest {
     void aTraceOutThatAppearsDuringTheSearchIsLeftAloneAndTheRunSaysSo(@TempDir Path dir) throws Exception {
         Path target = dir.resolve("t.json");
         /* the "exists?" check is done before the header: the file appears right after it, as another run's would */
-        Run r = runCreatingWhenPrinted("properties: ", target, "check", "rq-lock", "--variant", "before", "--cpus", "2",
+        Cli r = runCreatingWhenPrinted("properties: ", target, "check", "rq-lock", "--variant", "before", "--cpus", "2",
                 "--property", "fifo-entry", "--trace-out", target.toString());
         assertThat(r.exit).isEqualTo(2);
         assertThat(r.err.lines().toList()).singleElement().asString().startsWith("kcheck: --trace-out " + target
@@ -63,41 +61,21 @@ class SavedFilesTest {
         }
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
     /** Runs the CLI in-process; when stdout first contains {@code marker}, writes {@link #MINE} to {@code file}. */
-    private static Run runCreatingWhenPrinted(String marker, Path file, String... args) {
-        synchronized (Cli.class) {
-            PrintStream oldOut = System.out;
-            PrintStream oldErr = System.err;
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            OutputStream watch = new OutputStream() {
-                private boolean done;
+    private static Cli runCreatingWhenPrinted(String marker, Path file, String... args) {
+        return Cli.run(captured -> new OutputStream() {
+            private final ByteArrayOutputStream seen = new ByteArrayOutputStream();
+            private boolean done;
 
-                @Override
-                public void write(int b) {
-                    out.write(b);
-                    if (!done && out.toString(StandardCharsets.UTF_8).contains(marker)) {
-                        done = true;
-                        try {
-                            Files.writeString(file, MINE);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    }
+            @Override
+            public void write(int b) throws IOException {
+                captured.write(b);
+                seen.write(b);
+                if (!done && b == '\n' && seen.toString(StandardCharsets.UTF_8).contains(marker)) {
+                    done = true;
+                    Files.writeString(file, MINE);
                 }
-            };
-            try {
-                System.setOut(new PrintStream(watch, true, StandardCharsets.UTF_8));
-                System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-                int exit = Main.run(args);
-                return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-            } finally {
-                System.setOut(oldOut);
-                System.setErr(oldErr);
             }
-        }
+        }, args);
     }
 }
