@@ -87,7 +87,7 @@ final class VerifyCommand implements Callable<Integer> {
     @Mixin
     GuardOptions guard = new GuardOptions();
 
-    /** The trace files this run has written (rows of one search may share a name). */
+    /** The trace files this run has written (rows may share a name). */
     private final java.util.Set<Path> saved = new java.util.HashSet<>();
 
     @Option(names = "--shard", paramLabel = "I/N", description = "run only shard I of N (1-based) for a CI matrix: the "
@@ -256,18 +256,18 @@ final class VerifyCommand implements Callable<Integer> {
 
     /**
      * Writes the row's trace into {@code dir} ({@code withParams}: the name carries the
-     * non-default parameters), once per run: rows that share a search and a name share the file.
+     * non-default parameters). Rows whose traces share a name (--corpus names them without
+     * parameters) replace this run's own file: the last one is kept.
      */
     private String writeTrace(Verification.Row row, Path dir, boolean withParams, String variantFile, String option) {
         if (row.result().trace() == null) {
             return null;
         }
         Path p = traceFile(dir, row.entry(), row.params(), withParams);
-        if (saved.add(p.toAbsolutePath().normalize())) {
-            Trace t = TraceFactory.withVariantFile(TraceFactory.of(row.run().model(), row.result(), null, null, false,
-                    row.result().verdict().name()), variantFile);
-            OutputFile.write(p, t, force, option);
-        }
+        Trace t = TraceFactory.withVariantFile(TraceFactory.of(row.run().model(), row.result(), null, null, false,
+                row.result().verdict().name()), variantFile);
+        boolean ours = !saved.add(p.toAbsolutePath().normalize());
+        OutputFile.write(p, t, force || ours, option);
         return p.toString();
     }
 
