@@ -23,9 +23,7 @@ class SavedFilesTest {
 
     @Test
     void verifyTraceDirDoesNotOverwriteASavedTraceWithoutForce(@TempDir Path dir) throws Exception {
-        Path baseline = dir.resolve("b.json");
-        Files.writeString(baseline, "{\"format\":1,\"entries\":[{\"model\":\"rq-lock\",\"variant\":\"before\",\"params\":{\"cpus\":\"2\"},"
-                + "\"property\":\"fifo-entry\",\"expected\":\"VIOLATED\"}]}");
+        Path baseline = VerifyCommandTest.oneEntryBaseline(dir, "before", "fifo-entry", "VIOLATED");
         Path traces = dir.resolve("traces");
         Cli first = Cli.run("verify", "--baseline", baseline.toString(), "--trace-dir", traces.toString(), "--quiet");
         assertThat(first.exit).as(first.out + first.err).isZero();
