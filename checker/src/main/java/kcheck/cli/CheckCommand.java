@@ -77,7 +77,8 @@ final class CheckCommand implements Callable<Integer> {
     ClusterOptions clusterOptions = new ClusterOptions();
 
     @Option(names = "--trace-out", paramLabel = "FILE", description = "write the trace as JSON to FILE (with several traces: "
-            + "the first to FILE, each other one to FILE-PROPERTY.json, all named in the output)")
+            + "the first to FILE, each other one to FILE-PROPERTY.json, all named in the output; violations first, then the "
+            + "witness of each metric named with --property)")
     Path traceOut;
 
     @Option(names = "--metrics-csv", paramLabel = "FILE", description = "write each metric's maximum per component as CSV "
@@ -168,7 +169,9 @@ final class CheckCommand implements Callable<Integer> {
         String interrupted = Interrupts.reason();
         Long seed = run.strategy() == Strategy.RANDOM ? run.seed() : null;
         String label = vf == null ? null : vf.label();
-        List<Trace> traces = Report.traces(r, seed, fullStates, label);
+        /* a metric's witness is shown and written only for a metric named with --property (a trace file is for a violation) */
+        java.util.Set<String> witnesses = java.util.Set.copyOf(properties);
+        List<Trace> traces = Report.traces(r, seed, fullStates, witnesses, label);
         Map<String, Path> written = write(traces, targets);
         if (metricsCsv != null) {
             MetricsCsv.write(metricsCsv, r, force);
@@ -190,9 +193,10 @@ final class CheckCommand implements Callable<Integer> {
             Report.figures(out, r);
             Report.verdicts(out, r);
             Report.metrics(out, r);
-            Report.timelines(out, r, seed, !properties.isEmpty(), label, cols);
+            Report.timelines(out, r, seed, witnesses, label, cols);
             for (Map.Entry<String, Path> e : written.entrySet()) {
-                out.println("trace of " + e.getKey() + " written to " + e.getValue());
+                boolean witness = r.property(e.getKey()).verdict() != kcheck.engine.Verdict.VIOLATED;
+                out.println((witness ? "witness of the maximum " : "trace of ") + e.getKey() + " written to " + e.getValue());
             }
             if (metricsCsv != null) {
                 out.println("metrics written to " + metricsCsv);

@@ -166,8 +166,8 @@ final class VerifyCommand implements Callable<Integer> {
                 traceFiles.put(row, file);
             }
             System.out.printf(Locale.ROOT, "%-12s %-26s %-22s %-24s %-10s %-10s %,12d %8.2f  %s%s%n", row.entry().model(),
-                    row.entry().property(), row.entry().variant(), shortParams(row), row.result().verdict(),
-                    row.entry().expected(), row.run().stats().states(), row.run().stats().seconds(),
+                    row.entry().property(), row.entry().variant(), shortParams(row), row.shown(),
+                    row.expectedShown(), row.run().stats().states(), row.run().stats().seconds(),
                     file == null ? "" : file, row.matches() ? "" : "   <-- DIFFERS");
         };
         Baseline run = b;
@@ -190,7 +190,7 @@ final class VerifyCommand implements Callable<Integer> {
         List<String> differ = new ArrayList<>();
         for (Verification.Row r : rows) {
             if (!r.matches()) {
-                differ.add(r.entry().name() + ": expected " + r.entry().expected() + ", got " + r.result().verdict());
+                differ.add(r.entry().name() + ": expected " + r.expectedShown() + ", got " + r.shown());
             }
         }
         if (differ.isEmpty()) {
