@@ -78,7 +78,8 @@ final class CheckCommand implements Callable<Integer> {
     ClusterOptions clusterOptions = new ClusterOptions();
 
     @Option(names = "--trace-out", paramLabel = "FILE", description = "write the trace as JSON to FILE (with several traces: "
-            + "the first to FILE, each other one to FILE-PROPERTY.json, all named in the output)")
+            + "the first to FILE, each other one to FILE-PROPERTY.json, all named in the output; violations first, then the "
+            + "witness of each metric named with --property)")
     Path traceOut;
 
     @Option(names = "--metrics-csv", paramLabel = "FILE", description = "write each metric's maximum per component as CSV "
@@ -169,10 +170,12 @@ final class CheckCommand implements Callable<Integer> {
         String interrupted = Interrupts.reason();
         Long seed = run.strategy() == Strategy.RANDOM ? run.seed() : null;
         String label = vf == null ? null : vf.label();
-        List<Trace> traces = Report.traces(r, seed, fullStates, label);
+        /* a metric's witness is shown and written only for a metric named with --property (a trace file is for a violation) */
+        java.util.Set<String> witnesses = java.util.Set.copyOf(properties);
+        List<Trace> traces = Report.traces(r, seed, fullStates, witnesses, label);
         Map<String, Path> written = write(traces, targets);
         if (metricsCsv != null) {
-            MetricsCsv.write(metricsCsv, r);
+            MetricsCsv.write(metricsCsv, r, force);
         }
         /* from the verdicts however the run ended: a violation found before a signal or a limit is exit 1 */
         int exit = ExitCodes.of(r.properties().stream().map(PropertyResult::verdict).toList());
@@ -192,9 +195,10 @@ final class CheckCommand implements Callable<Integer> {
             Report.figures(out, r);
             Report.verdicts(out, r);
             Report.metrics(out, r);
-            Report.timelines(out, r, seed, !properties.isEmpty(), label, cols);
+            Report.timelines(out, r, seed, witnesses, label, cols);
             for (Map.Entry<String, Path> e : written.entrySet()) {
-                out.println("trace of " + e.getKey() + " written to " + e.getValue());
+                boolean witness = r.property(e.getKey()).verdict() != kcheck.engine.Verdict.VIOLATED;
+                out.println((witness ? "witness of the maximum " : "trace of ") + e.getKey() + " written to " + e.getValue());
             }
             if (metricsCsv != null) {
                 out.println("metrics written to " + metricsCsv);
@@ -246,7 +250,7 @@ final class CheckCommand implements Callable<Integer> {
         return file.resolveSibling(stem + "-" + property + ".json");
     }
 
-    private Map<String, Path> write(List<Trace> traces, List<Path> targets) throws IOException {
+    private Map<String, Path> write(List<Trace> traces, List<Path> targets) {
         Map<String, Path> out = new LinkedHashMap<>();
         if (targets.isEmpty() || traces.isEmpty()) {
             return out;
@@ -256,11 +260,7 @@ final class CheckCommand implements Callable<Integer> {
             /* the first trace goes to the name asked for (so 'kcheck render FILE' works next), the others beside it */
             Path p = first ? targets.get(0) : named(targets.get(0), t.property());
             first = false;
-            try {
-                TraceIO.write(t, p);
-            } catch (IOException e) {
-                throw new UsageException("cannot write --trace-out " + p + ": " + e.getMessage());
-            }
+            OutputFile.write(p, t, force, "--trace-out");
             out.put(t.property(), p);
         }
         return out;

@@ -23,7 +23,9 @@ public interface ClusterSupport {
 
     /**
      * Runs a worker node until the JVM is stopped: it joins the cluster at {@code join}
-     * ({@code host:port}; its own address to start a cluster), listening on {@code host:port}.
+     * ({@code host:port}; its own address to start a cluster), listening on {@code host:port}
+     * ({@code port} 0: any free port). Throws {@link ClusterUnavailableException} if no node
+     * answers at {@code join} within a bounded time, or the port cannot be listened on.
      */
     int worker(String join, String host, int port);
 

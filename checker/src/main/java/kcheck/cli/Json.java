@@ -75,7 +75,11 @@ final class Json {
         r.model().params().asMap().forEach(params::put);
         o.put("property", p.id());
         o.put("kind", p.kind().name().toLowerCase(java.util.Locale.ROOT));
-        o.put("verdict", p.verdict().name());
+        if (p.figure()) {
+            o.putNull("verdict"); // a metric without a bound is a figure ("metrics"), not a verdict
+        } else {
+            o.put("verdict", p.verdict().name());
+        }
         o.put("message", p.message());
         o.put("states", s.states());
         o.put("transitions", s.transitions());
@@ -108,6 +112,9 @@ final class Json {
                 if (m.max()[c] != Long.MIN_VALUE) {
                     mo.put(m.components().get(c), m.max()[c]);
                 }
+            }
+            if (m.bound() != Long.MAX_VALUE) {
+                o.put("bound", m.bound());
             }
         } else {
             o.putNull("metrics");

@@ -60,9 +60,9 @@ final class MailReport {
         out.append("verdicts:\n");
         for (PropertyResult p : r.properties()) {
             String detail = detail(r, p);
-            String lead = String.format(Locale.ROOT, "  %-" + idw + "s  %-10s ", p.id(), p.verdict());
+            String lead = String.format(Locale.ROOT, "  %-" + idw + "s  %-10s ", p.id(), Report.verdictWord(p));
             if (lead.length() > w / 2) {
-                Text.para(out, p.id() + "  " + p.verdict() + "  " + detail, w, "  ", "      ");
+                Text.para(out, p.id() + "  " + Report.verdictWord(p) + "  " + detail, w, "  ", "      ");
             } else {
                 Text.para(out, detail, w, lead, " ".repeat(lead.length()));
             }

@@ -1,7 +1,5 @@
 package kcheck.cli;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -9,7 +7,10 @@ import kcheck.engine.MetricResult;
 import kcheck.engine.PropertyResult;
 import kcheck.engine.RunResult;
 
-/** {@code check --metrics-csv FILE}: every metric's maximum per component, one CSV row each. */
+/**
+ * {@code check --metrics-csv FILE}: every metric's maximum per component, one CSV row each; the
+ * verdict column is the bound's verdict, empty for a metric without a bound (a figure).
+ */
 final class MetricsCsv {
     static final String HEADER = "model,variant,params,metric,component,max,saturated,bound,verdict,complete,witness_steps";
 
@@ -46,7 +47,7 @@ final class MetricsCsv {
                 b.append(csv(r.model().name())).append(',').append(csv(r.model().variant())).append(',').append(csv(params))
                         .append(',').append(csv(p.id())).append(',').append(csv(m.components().get(c))).append(',')
                         .append(v == Long.MIN_VALUE ? "" : Long.toString(v)).append(',').append(m.saturated(c)).append(',')
-                        .append(m.bound() == Long.MAX_VALUE ? "" : Long.toString(m.bound())).append(',').append(p.verdict())
+                        .append(m.bound() == Long.MAX_VALUE ? "" : Long.toString(m.bound())).append(',').append(p.figure() ? "" : p.verdict())
                         .append(',').append(r.stats().complete()).append(',')
                         .append(m.witnesses()[c] == null ? "" : Integer.toString(m.witnesses()[c].length())).append('\n');
             }
@@ -54,12 +55,8 @@ final class MetricsCsv {
         return b.toString();
     }
 
-    static void write(Path file, RunResult r) {
-        try {
-            Files.writeString(file, render(r), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UsageException("cannot write --metrics-csv " + file + ": " + e.getMessage());
-        }
+    static void write(Path file, RunResult r, boolean force) {
+        OutputFile.write(file, render(r), force, "--metrics-csv");
     }
 
     /** A CSV field: quoted if it holds a comma, quote or line break. */

@@ -123,8 +123,13 @@ final class Report {
                     + (p.trace().before() >= 0 ? " (random walk of " + p.trace().before() + " steps, minimised to "
                     + p.trace().length() + ")" : ""))
                     : p.message();
-            out.printf(Locale.ROOT, "  %-" + w + "s  %-10s  %s%n", p.id(), p.verdict(), extra);
+            out.printf(Locale.ROOT, "  %-" + w + "s  %-10s  %s%n", p.id(), verdictWord(p), extra);
         }
+    }
+
+    /** What goes where a verdict is printed: the verdict, or "metric" for a figure (a metric without a bound is not a claim). */
+    static String verdictWord(PropertyResult p) {
+        return p.figure() ? "metric" : p.verdict().name();
     }
 
     static void metrics(PrintStream out, RunResult r) {
@@ -149,33 +154,36 @@ final class Report {
         }
     }
 
-    /** Prints the timeline of every violation, and (if {@code witnesses}) of each metric's overall maximum. */
-    static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses) {
-        timelines(out, r, seed, witnesses, null, TimelineRenderer.DEFAULT_WIDTH);
-    }
-
     /**
-     * As {@link #timelines(PrintStream, RunResult, Long, boolean)}, the traces naming
-     * {@code variantFile} (may be null), wrapped to {@code width}.
+     * Prints the timeline of every violation, wrapped to {@code width}, and of the overall maximum
+     * of each metric in {@code witnesses} (the metrics the user named: a witness is shown only when
+     * asked for), the traces naming {@code variantFile} (may be null).
      */
-    static void timelines(PrintStream out, RunResult r, Long seed, boolean witnesses, String variantFile, int width) {
+    static void timelines(PrintStream out, RunResult r, Long seed, java.util.Set<String> witnesses, String variantFile, int width) {
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
                 out.println();
                 out.print(TimelineRenderer.render(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, null, seed, false,
                         p.verdict().name()), variantFile), width));
-            } else if (p.metric() != null && witnesses) {
+            } else if (witness(p, witnesses) >= 0) {
                 MetricResult m = p.metric();
-                int best = best(m);
-                if (best >= 0 && m.witnesses()[best] != null && m.max()[best] > 0) {
-                    out.println();
-                    out.println("witness of the maximum " + p.id() + " (" + m.components().get(best) + " = "
-                            + m.format(m.max()[best]) + "):");
-                    out.print(TimelineRenderer.render(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, m.witnesses()[best], seed,
-                            false, "WITNESS"), variantFile), width));
-                }
+                int best = witness(p, witnesses);
+                out.println();
+                out.println("witness of the maximum " + p.id() + " (" + m.components().get(best) + " = "
+                        + m.format(m.max()[best]) + "):");
+                out.print(TimelineRenderer.render(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, m.witnesses()[best], seed,
+                        false, "WITNESS"), variantFile), width));
             }
         }
+    }
+
+    /** The component whose witness is shown for {@code p}: a metric in {@code witnesses} with a maximum above 0; else -1. */
+    private static int witness(PropertyResult p, java.util.Set<String> witnesses) {
+        if (p.metric() == null || p.verdict() == Verdict.VIOLATED || !witnesses.contains(p.id())) {
+            return -1;
+        }
+        int best = best(p.metric());
+        return best >= 0 && p.metric().witnesses()[best] != null && p.metric().max()[best] > 0 ? best : -1;
     }
 
     static int best(MetricResult m) {
@@ -188,23 +196,23 @@ final class Report {
         return best;
     }
 
-    /** The traces a run produces: violations, and for metrics the witness of the overall maximum. */
-    static List<Trace> traces(RunResult r, Long seed, boolean full) {
-        return traces(r, seed, full, null);
-    }
-
-    /** As {@link #traces(RunResult, Long, boolean)}, each naming {@code variantFile} (may be null). */
-    static List<Trace> traces(RunResult r, Long seed, boolean full, String variantFile) {
+    /**
+     * The traces a run writes: every violation, then the witness of the overall maximum of each
+     * metric in {@code witnesses} (the metrics the user named), each naming {@code variantFile}
+     * (may be null).
+     */
+    static List<Trace> traces(RunResult r, Long seed, boolean full, java.util.Set<String> witnesses, String variantFile) {
         List<Trace> out = new java.util.ArrayList<>();
         for (PropertyResult p : r.properties()) {
             if (p.verdict() == Verdict.VIOLATED && p.trace() != null) {
                 out.add(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, null, seed, full, p.verdict().name()), variantFile));
-            } else if (p.metric() != null) {
-                int best = best(p.metric());
-                if (best >= 0 && p.metric().witnesses()[best] != null) {
-                    out.add(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, p.metric().witnesses()[best], seed, full,
-                            "WITNESS"), variantFile));
-                }
+            }
+        }
+        for (PropertyResult p : r.properties()) {
+            int best = witness(p, witnesses);
+            if (best >= 0) {
+                out.add(TraceFactory.withVariantFile(TraceFactory.of(r.model(), p, p.metric().witnesses()[best], seed, full,
+                        "WITNESS"), variantFile));
             }
         }
         return out;

@@ -20,7 +20,6 @@ import kcheck.gate.Verification;
 import kcheck.report.TraceFactory;
 import kcheck.trace.TimelineRenderer;
 import kcheck.trace.Trace;
-import kcheck.trace.TraceIO;
 import kcheck.variantfile.VariantFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,7 +51,7 @@ final class VerifyCommand implements Callable<Integer> {
     Path markdown;
 
     @Option(names = "--trace-dir", paramLabel = "DIR", description = "write each violation's trace into DIR (created if "
-            + "missing); without it no trace is written")
+            + "missing; a trace of the same name there is kept unless --force); without it no trace is written")
     Path traceDir;
 
     @Option(names = "--html", paramLabel = "FILE", description = "write an HTML report: the verdict table and an SVG plot of "
@@ -81,11 +80,15 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
-    @Option(names = "--force", description = "overwrite existing files: --junit-xml, --markdown, --html and the traces --corpus writes")
+    @Option(names = "--force", description = "overwrite existing files: --junit-xml, --markdown, --html and the traces "
+            + "--trace-dir and --corpus write")
     boolean force;
 
     @Mixin
     GuardOptions guard = new GuardOptions();
+
+    /** The trace files this run has written (rows may share a name). */
+    private final java.util.Set<Path> saved = new java.util.HashSet<>();
 
     @Option(names = "--shard", paramLabel = "I/N", description = "run only shard I of N (1-based) for a CI matrix: the "
             + "baseline's searches dealt round-robin, so shards 1..N hold every entry exactly once")
@@ -127,7 +130,7 @@ final class VerifyCommand implements Callable<Integer> {
             throw new UsageException("--corpus " + corpus + ": directory does not exist");
         }
         if (!force) {
-            refuseOverwrite(b);
+            refuseOverwrite(b, quick);
         }
         Options o = Options.defaults().withWorkers(workers != null ? workers : Runtime.getRuntime().availableProcessors())
                 .withListener(ProgressPrinter.create(quiet));
@@ -154,35 +157,35 @@ final class VerifyCommand implements Callable<Integer> {
         String label = vf == null ? null : vf.label();
         Consumer<Verification.Row> each = row -> {
             ProgressPrinter.done(o.listener());
-            String file = traces == null ? null : writeTrace(row, traces, true, label);
+            String file = traces == null ? null : writeTrace(row, traces, true, label, "--trace-dir");
             if (corpus != null && row.matches() && row.entry().expected() == kcheck.engine.Verdict.VIOLATED
                     && !kcheck.model.Models.get(row.entry().model()).variant(row.entry().variant()).mutant()) {
-                file = writeTrace(row, corpus, false, null);
+                file = writeTrace(row, corpus, false, null, "--corpus");
             }
             if (file != null) {
                 traceFiles.put(row, file);
             }
             System.out.printf(Locale.ROOT, "%-12s %-26s %-22s %-24s %-10s %-10s %,12d %8.2f  %s%s%n", row.entry().model(),
-                    row.entry().property(), row.entry().variant(), shortParams(row), row.result().verdict(),
-                    row.entry().expected(), row.run().stats().states(), row.run().stats().seconds(),
+                    row.entry().property(), row.entry().variant(), shortParams(row), row.shown(),
+                    row.expectedShown(), row.run().stats().states(), row.run().stats().seconds(),
                     file == null ? "" : file, row.matches() ? "" : undecided(row) ? "   (interrupted)" : "   <-- DIFFERS");
         };
         Baseline run = b;
         List<Verification.Row> rows = vf == null ? Verification.run(run, quick, o, each)
                 : vf.guard(() -> Verification.run(run, quick, o, each, (f, v, p, props) -> vf.create(p, props)));
         if (junitXml != null) {
-            Files.writeString(junitXml, JUnitXml.render(rows, this::timeline, quick));
+            OutputFile.write(junitXml, JUnitXml.render(rows, this::timeline, quick), force, "--junit-xml");
         }
         if (markdown != null) {
-            Files.writeString(markdown, Markdown.render(rows, traceFiles, quick));
+            OutputFile.write(markdown, Markdown.render(rows, traceFiles, quick), force, "--markdown");
         }
         if (html != null) {
-            Files.writeString(html, HtmlReport.render(rows, traceFiles, quick, kcheck.report.BuildInfo.label()));
+            OutputFile.write(html, HtmlReport.render(rows, traceFiles, quick, kcheck.report.BuildInfo.label()), force, "--html");
         }
         List<String> differ = new ArrayList<>();
         for (Verification.Row r : rows) {
             if (!r.matches() && !undecided(r)) {
-                differ.add(r.entry().name() + ": expected " + r.entry().expected() + ", got " + r.result().verdict());
+                differ.add(r.entry().name() + ": expected " + r.expectedShown() + ", got " + r.shown());
             }
         }
         /* only a signal leaves entries undecided; a verdict that differs stays exit 1 however the run ended */
@@ -261,30 +264,35 @@ final class VerifyCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    /** Writes the row's trace into {@code dir}; {@code withParams} adds the non-default parameters to the name. */
-    private static String writeTrace(Verification.Row row, Path dir, boolean withParams, String variantFile) {
+    /**
+     * Writes the row's trace into {@code dir} ({@code withParams}: the name carries the
+     * non-default parameters). Rows whose traces share a name (--corpus names them without
+     * parameters) replace this run's own file: the last one is kept.
+     */
+    private String writeTrace(Verification.Row row, Path dir, boolean withParams, String variantFile, String option) {
         if (row.result().trace() == null) {
             return null;
         }
+        Path p = traceFile(dir, row.entry(), row.params(), withParams);
         Trace t = TraceFactory.withVariantFile(TraceFactory.of(row.run().model(), row.result(), null, null, false,
                 row.result().verdict().name()), variantFile);
-        StringBuilder name = new StringBuilder(row.entry().model() + "-" + row.entry().variant());
+        boolean ours = !saved.add(p.toAbsolutePath().normalize());
+        OutputFile.write(p, t, force || ours, option);
+        return p.toString();
+    }
+
+    /** Where an entry's trace goes in {@code dir}: MODEL-VARIANT[-PARAMVALUE...]-PROPERTY.json. */
+    private static Path traceFile(Path dir, Baseline.Entry e, Map<String, String> params, boolean withParams) {
+        StringBuilder name = new StringBuilder(e.model() + "-" + e.variant());
         if (withParams) {
-            kcheck.model.ModelFactory f = kcheck.model.Models.get(row.entry().model());
-            for (kcheck.model.ParamSpec p : f.params()) {
-                String v = row.params().get(p.name());
+            for (kcheck.model.ParamSpec p : kcheck.model.Models.get(e.model()).params()) {
+                String v = params.get(p.name());
                 if (v != null && !v.equals(p.defaultValue())) {
                     name.append('-').append(p.name()).append(v);
                 }
             }
         }
-        Path p = dir.resolve(name + "-" + row.entry().property() + ".json");
-        try {
-            TraceIO.write(t, p);
-        } catch (IOException e) {
-            throw new UsageException("cannot write trace " + p + ": " + e.getMessage());
-        }
-        return p.toString();
+        return dir.resolve(name + "-" + e.property() + ".json");
     }
 
     /**
@@ -314,8 +322,11 @@ final class VerifyCommand implements Callable<Integer> {
                 row.result().verdict().name()));
     }
 
-    /** Nothing the user saved is overwritten without --force: the report files and the corpus traces, checked before the run. */
-    private void refuseOverwrite(Baseline b) {
+    /**
+     * Nothing the user saved is overwritten without --force: the report files and every trace this
+     * run could write (into --corpus, --trace-dir), checked before the run.
+     */
+    private void refuseOverwrite(Baseline b, boolean quickMode) {
         List<Path> targets = new ArrayList<>();
         if (junitXml != null) {
             targets.add(junitXml);
@@ -326,11 +337,13 @@ final class VerifyCommand implements Callable<Integer> {
         if (html != null) {
             targets.add(html);
         }
-        if (corpus != null) {
-            for (Baseline.Entry e : b.entries()) {
-                if (e.expected() == kcheck.engine.Verdict.VIOLATED && !kcheck.model.Models.get(e.model()).variant(e.variant()).mutant()) {
-                    targets.add(corpus.resolve(e.model() + "-" + e.variant() + "-" + e.property() + ".json"));
-                }
+        for (Baseline.Entry e : b.entries()) {
+            if (corpus != null && e.expected() == kcheck.engine.Verdict.VIOLATED
+                    && !kcheck.model.Models.get(e.model()).variant(e.variant()).mutant()) {
+                targets.add(traceFile(corpus, e, e.params(), false));
+            }
+            if (traceDir != null) {
+                targets.add(traceFile(traceDir, e, kcheck.model.Models.get(e.model()).params(e.effectiveParams(quickMode)).asMap(), true));
             }
         }
         List<Path> existing = targets.stream().distinct().filter(Files::exists).toList();

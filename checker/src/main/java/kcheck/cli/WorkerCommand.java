@@ -10,22 +10,21 @@ import picocli.CommandLine.Option;
 final class WorkerCommand implements Callable<Integer> {
 
     @Option(names = "--join", paramLabel = "HOST:PORT", required = true, description = "a node of the cluster to join "
-            + "(a seed); the first node names itself")
+            + "(a seed); the first node names its own address (the same HOST as --host and PORT as --port) and starts the "
+            + "cluster. A node that cannot join within 20 s (-Dkcheck.cluster.join=SECONDS) ends with exit 2")
     String join;
 
     @Option(names = "--host", paramLabel = "HOST", description = "address other nodes reach this one at (default 127.0.0.1)")
     String host = "127.0.0.1";
 
-    @Option(names = "--port", paramLabel = "PORT", description = "port to listen on (default: the port of --join if it "
-            + "names this host, else any free port)")
-    Integer port;
+    @Option(names = "--port", paramLabel = "PORT", description = "port to listen on (default: any free port)")
+    int port;
 
     @Override
     public Integer call() {
-        String[] hp = ClusterOptions.hostPort(join, "--join");
-        int p = port != null ? port : hp[0].equals(host) && isFree(Integer.parseInt(hp[1])) ? Integer.parseInt(hp[1]) : 0;
-        if (p < 0 || p > 65535) {
-            throw new UsageException("--port must be in 0..65535, got " + p);
+        ClusterOptions.hostPort(join, "--join");
+        if (port < 0 || port > 65535) {
+            throw new UsageException("--port must be in 0..65535, got " + port);
         }
         ClusterSupport cs = ClusterSupport.require("kcheck worker");
         /* a worker has no search to report: SIGINT and SIGTERM end it (leaving the cluster), not the search-stopping handler */
@@ -36,16 +35,6 @@ final class WorkerCommand implements Callable<Integer> {
                 // the JVM's default applies
             }
         }
-        return cs.worker(join, host, p);
-    }
-
-    private static boolean isFree(int port) {
-        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
-            return true;
-        } catch (java.io.IOException e) {
-            return false;
-        }
+        return cs.worker(join, host, port);
     }
 }

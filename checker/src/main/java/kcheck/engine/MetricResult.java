@@ -24,6 +24,14 @@ public record MetricResult(List<String> components, long[] max, RawTrace[] witne
         return value >= saturation ? "\u2265 " + value + " (saturated: unbounded in this model)" : Long.toString(value);
     }
 
+    /** A maximum in a table cell: the number, or {@code "≥ k"} at the saturation. */
+    public String brief(long value) {
+        if (value == Long.MIN_VALUE) {
+            return "-";
+        }
+        return value >= saturation ? "\u2265 " + value : Long.toString(value);
+    }
+
     /** True if component {@code c} reached the saturation value: its true maximum is unbounded in the model. */
     public boolean saturated(int c) {
         return max[c] != Long.MIN_VALUE && max[c] >= saturation;

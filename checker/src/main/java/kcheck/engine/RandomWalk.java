@@ -131,9 +131,10 @@ final class RandomWalk {
             if (traces[i] != null) {
                 out.add(new PropertyResult(p.id(), p.kind(), p.description(), Verdict.VIOLATED, traces[i].message(), traces[i], mr));
             } else {
-                out.add(new PropertyResult(p.id(), p.kind(), p.description(), Verdict.INCOMPLETE,
-                        "random walk: " + walks + " walks, " + steps + " steps, no violation (a random walk never proves HOLDS)",
-                        null, mr));
+                String walked = "random walk: " + walks + " walks, " + steps + " steps";
+                out.add(new PropertyResult(p.id(), p.kind(), p.description(), Verdict.INCOMPLETE, mr != null && mr.bound() == Long.MAX_VALUE
+                        ? "maximum so far " + mr.format(mr.overall()) + " (" + walked + ": a lower bound)"
+                        : walked + ", no violation (a random walk never proves HOLDS)", null, mr));
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;

@@ -100,7 +100,8 @@ final class ResultBuilder {
             return new PropertyResult(m.id(), m.kind(), m.description(), Verdict.VIOLATED, v.message(),
                     path.toTrace(-1, path.actors.size(), v.message()), mr);
         }
-        String msg = (complete ? "maximum " : "maximum so far ") + mr.format(mr.overall());
+        String msg = (complete ? "maximum " : "maximum so far ") + mr.format(mr.overall())
+                + (m.bound() == Long.MAX_VALUE ? "" : " \u2264 bound " + m.bound());
         return new PropertyResult(m.id(), m.kind(), m.description(), open(), msg, null, mr);
     }
 

@@ -39,8 +39,8 @@ public final class HtmlReport {
             b.append("<tr").append(r.matches() ? "" : " class=\"differs\"").append("><td>").append(esc(r.entry().model()))
                     .append("</td><td>").append(esc(r.entry().property())).append("</td><td>").append(esc(r.entry().variant()))
                     .append("</td><td>").append(esc(JUnitXml.params(r))).append("</td><td class=\"")
-                    .append(r.result().verdict()).append("\">").append(r.result().verdict()).append("</td><td>")
-                    .append(r.entry().expected()).append("</td><td class=\"n\">")
+                    .append(r.result().figure() ? "figure" : r.result().verdict()).append("\">").append(esc(r.shown()))
+                    .append("</td><td>").append(r.expectedShown()).append("</td><td class=\"n\">")
                     .append(String.format(Locale.ROOT, "%,d", r.run().stats().states())).append("</td><td class=\"n\">")
                     .append(String.format(Locale.ROOT, "%.2f", r.run().stats().seconds())).append("</td><td>")
                     .append(esc(traceFiles.getOrDefault(r, ""))).append("</td></tr>\n");

@@ -31,12 +31,12 @@ public final class JUnitXml {
                     .append("\" name=\"").append(esc(e.property() + " " + params(r))).append("\" time=\"")
                     .append(String.format(Locale.ROOT, "%.3f", r.run().stats().seconds())).append("\">\n");
             if (!r.matches()) {
-                b.append("      <failure message=\"").append(esc(e.name() + ": expected " + e.expected() + ", got "
-                        + r.result().verdict() + " (" + r.result().message() + ")")).append("\" type=\"VerdictMismatch\">")
+                b.append("      <failure message=\"").append(esc(e.name() + ": expected " + r.expectedShown() + ", got "
+                        + r.shown() + " (" + r.result().message() + ")")).append("\" type=\"VerdictMismatch\">")
                         .append(esc(timeline.apply(r))).append("</failure>\n");
             }
-            b.append("      <system-out>").append(esc(r.result().verdict() + ": " + r.result().message() + " ("
-                    + r.run().stats().states() + " states)")).append("</system-out>\n");
+            b.append("      <system-out>").append(esc((r.result().figure() ? "" : r.result().verdict() + ": ") + r.result().message()
+                    + " (" + r.run().stats().states() + " states)")).append("</system-out>\n");
             b.append("    </testcase>\n");
         }
         b.append("  </testsuite>\n</testsuites>\n");

@@ -20,8 +20,8 @@ public final class Markdown {
         for (Verification.Row r : rows) {
             b.append("| ").append(r.entry().model()).append(" | ").append(r.entry().property()).append(" | ")
                     .append(r.entry().variant()).append(" | ").append(JUnitXml.params(r).replace("|", "\\|")).append(" | ")
-                    .append(r.matches() ? "" : "**").append(r.result().verdict()).append(r.matches() ? "" : "**").append(" | ")
-                    .append(r.entry().expected()).append(" | ").append(String.format(Locale.ROOT, "%,d", r.run().stats().states()))
+                    .append(r.matches() ? "" : "**").append(r.shown()).append(r.matches() ? "" : "**").append(" | ")
+                    .append(r.expectedShown()).append(" | ").append(String.format(Locale.ROOT, "%,d", r.run().stats().states()))
                     .append(" | ").append(String.format(Locale.ROOT, "%.2f", r.run().stats().seconds())).append(" | ")
                     .append(traceFiles.getOrDefault(r, "")).append(" |\n");
         }

@@ -25,10 +25,27 @@ public final class Verification {
     private Verification() {
     }
 
-    /** One row of the verdict table. */
+    /**
+     * One row of the verdict table. A metric without a bound is a figure, not a verdict: its
+     * baseline entry expects HOLDS, that is its maximum taken over every reachable state.
+     */
     public record Row(Baseline.Entry entry, Map<String, String> params, PropertyResult result, RunResult run) {
         public boolean matches() {
             return result.verdict() == entry.expected();
+        }
+
+        /** The verdict column: the verdict, or a figure's maximum ("max 4", "max ≥ 3"; "so far 4" if the search stopped first). */
+        public String shown() {
+            if (!result.figure()) {
+                return result.verdict().name();
+            }
+            String max = result.metric().brief(result.metric().overall());
+            return result.verdict() == Verdict.HOLDS ? "max " + max : "so far " + max;
+        }
+
+        /** The expected column: the baseline's verdict; for a figure "measured" (its maximum over every reachable state). */
+        public String expectedShown() {
+            return result.figure() && entry.expected() == Verdict.HOLDS ? "measured" : entry.expected().name();
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 import kcheck.model.FieldSink;
+import kcheck.model.LockSink;
 import kcheck.model.Model;
 import kcheck.model.Params;
 import kcheck.model.Property;
@@ -118,8 +119,18 @@ final class GuardedModel implements Model {
 
     @Override
     public void decode(long[] state, FieldSink out) {
+        describing(state, () -> delegate.decode(state, out));
+    }
+
+    @Override
+    public void locks(long[] state, LockSink out) {
+        describing(state, () -> delegate.locks(state, out));
+    }
+
+    /** A call that describes {@code state} for a trace (not on the search's hot path), its failure carrying the state. */
+    private void describing(long[] state, Runnable call) {
         try {
-            delegate.decode(state, out);
+            call.run();
         } catch (RuntimeException | StackOverflowError | LinkageError e) {
             throw StepFailure.of(this, StepFailure.Op.OTHER, state, e);
         }

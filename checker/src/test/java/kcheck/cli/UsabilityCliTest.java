@@ -120,7 +120,7 @@ class UsabilityCliTest {
         Cli c = Cli.run("check", "rq-lock", "--variant", "before", "--cpus", "2", "--property", "fifo-entry", "--property",
                 "overtake", "--trace-out", t.toString(), "--quiet");
         assertThat(c.exit).isEqualTo(1);
-        assertThat(c.out).contains("trace of fifo-entry written to " + t).contains("trace of overtake written to "
+        assertThat(c.out).contains("trace of fifo-entry written to " + t).contains("witness of the maximum overtake written to "
                 + dir.resolve("t-overtake.json"));
         Cli render = Cli.run("render", t.toString());
         assertThat(render.exit).isZero();
@@ -134,8 +134,8 @@ class UsabilityCliTest {
                 csv.toString(), "--quiet");
         assertThat(c.exit).isZero();
         assertThat(Files.readAllLines(csv)).containsExactly(MetricsCsv.HEADER,
-                "rq-lock,before,cpus=2 rounds=1 lock=ticket preempt=y core-sched=none calls=1,overtake,CPU 0,0,false,,HOLDS,true,0",
-                "rq-lock,before,cpus=2 rounds=1 lock=ticket preempt=y core-sched=none calls=1,overtake,CPU 1,1,false,,HOLDS,true,10");
+                "rq-lock,before,cpus=2 rounds=1 lock=ticket preempt=y core-sched=none calls=1,overtake,CPU 0,0,false,,,true,0",
+                "rq-lock,before,cpus=2 rounds=1 lock=ticket preempt=y core-sched=none calls=1,overtake,CPU 1,1,false,,,true,10");
         Cli again = Cli.run("check", "rq-lock", "--variant", "before", "--cpus", "2", "--property", "overtake", "--metrics-csv",
                 csv.toString(), "--quiet");
         assertThat(again.exit).isEqualTo(2);

@@ -230,6 +230,19 @@ class VariantFileCliTest {
     }
 
     @Test
+    void aVariantFilesTraceCarriesTheLockLanesOfItsModel(@TempDir Path dir) throws Exception {
+        Path file = newVariant(dir, "rq-lock", "mine", "--from", "before");
+        Path out = dir.resolve("t.json");
+        Cli c = Cli.run("check", "rq-lock", "--variant-file", file.toString(), "--cpus", "2", "--property", "fifo-entry",
+                "--trace-out", out.toString());
+        assertThat(c.exit).as(c.out + c.err).isEqualTo(1);
+        kcheck.trace.Trace t = kcheck.trace.TraceIO.read(out);
+        assertThat(t.initialLocks()).as("the lock lane chart's data").extracting(kcheck.trace.Trace.Lock::name)
+                .containsExactly("rq0", "rq1");
+        assertThat(t.steps()).allSatisfy(s -> assertThat(s.locks()).isNotEmpty());
+    }
+
+    @Test
     void replayOfTheCorpusWithProveGivesTheRegressionProofForTheCleanCopyAndReproducesOnTheEditedOne(@TempDir Path dir)
             throws Exception {
         Path trace = ROOT.resolve("traces/corpus/cpudl-before-heap-order.json");

@@ -20,6 +20,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 class VerifyCommandTest {
     static final Path BASELINE = Path.of("..", "kcheck-baseline.json");
 
+    /** A baseline of one rq-lock entry at 2 CPUs, written into {@code dir}. */
+    static Path oneEntryBaseline(Path dir, String variant, String property, String expected) throws java.io.IOException {
+        Path b = dir.resolve("b.json");
+        Files.writeString(b, "{\"format\":1,\"entries\":[{\"model\":\"rq-lock\",\"variant\":\"" + variant + "\","
+                + "\"params\":{\"cpus\":\"2\"},\"property\":\"" + property + "\",\"expected\":\"" + expected + "\"}]}");
+        return b;
+    }
+
     private static int entries() throws Exception {
         return new ObjectMapper().readTree(BASELINE.toFile()).get("entries").size();
     }

@@ -49,6 +49,29 @@ class CorpusTest {
         }));
     }
 
+    /**
+     * Each trace is what the tool writes today: the lock lane chart's data where the model
+     * describes its locks, and the kernel file:line or function each step mirrors, never a line of
+     * kcheck's Java port.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyTraceCarriesItsLocksAndCitesTheKernelNotThePort() throws IOException {
+        return files().stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
+            Trace t = TraceIO.read(f);
+            kcheck.model.ModelFactory factory = Models.get(t.model());
+            kcheck.model.Model m = factory.create(t.variant(), factory.params(t.params()), Set.of(t.property()));
+            List<long[]> initial = new java.util.ArrayList<>();
+            m.initial(s -> initial.add(s.clone()));
+            List<String> locks = new java.util.ArrayList<>();
+            m.locks(initial.get(0), (name, holders, waiters, ordered) -> locks.add(name));
+            if (!locks.isEmpty()) {
+                assertThat(t.initialLocks()).as("initial locks").extracting(Trace.Lock::name).containsExactlyElementsOf(locks);
+                assertThat(t.steps()).allSatisfy(s -> assertThat(s.locks()).as("step %d's locks", s.index()).isNotEmpty());
+            }
+            assertThat(TraceIO.toJson(t)).doesNotContainPattern("[A-Z][A-Za-z0-9]*\\.java:[0-9]+");
+        }));
+    }
+
     @Test
     void corpusHoldsOneTracePerExpectedViolation() throws IOException {
         Baseline b = Baseline.read(ROOT.resolve("kcheck-baseline.json"));

@@ -37,6 +37,7 @@ public final class PekkoCluster implements ClusterSupport {
                 }
                 coordinator = Nodes.coordinator(hostOf(seeds.get(0)), seeds);
                 systems.add(coordinator);
+                Nodes.awaitUp(coordinator, seeds, Nodes.JOIN, "--cluster " + cluster);
             }
             return run(model, options, coordinator, nodes);
         } finally {
@@ -106,16 +107,21 @@ public final class PekkoCluster implements ClusterSupport {
         return String.format(java.util.Locale.ROOT, "%.1f MB", b / 1e6);
     }
 
+    /**
+     * A worker starts a cluster only when {@code join} is its own address ({@code host:port});
+     * told to join another address, it joins a node there or gives up after {@link Nodes#JOIN}.
+     */
     @Override
     public int worker(String join, String host, int port) {
         Address seed = Nodes.address(join);
         boolean first = seed.getHost().orElse("").equals(host) && seed.getPort().orElse(-1) == port;
         ActorSystem<Msg.ToPartition> s = Nodes.worker(host, port, first ? List.of() : List.of(seed));
-        System.out.println("kcheck worker: node " + Nodes.self(s) + " joining " + seed + "; stop it with Ctrl-C or SIGTERM");
+        System.out.println("kcheck worker: node " + Nodes.self(s) + (first ? " starting a cluster" : " joining " + seed)
+                + "; stop it with Ctrl-C or SIGTERM");
         System.out.flush();
-        ActorSystem<Msg.ToPartition> sys = s;
-        Runtime.getRuntime().addShutdownHook(new Thread(sys::terminate));
-        sys.getWhenTerminated().toCompletableFuture().join();
+        Runtime.getRuntime().addShutdownHook(new Thread(s::terminate));
+        Nodes.awaitUp(s, List.of(seed), Nodes.JOIN, "kcheck worker --join " + join);
+        s.getWhenTerminated().toCompletableFuture().join();
         return 0;
     }
 }

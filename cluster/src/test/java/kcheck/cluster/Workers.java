@@ -18,7 +18,7 @@ final class Workers implements AutoCloseable {
         }
         for (int i = 0; i < n; i++) {
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-cp", System.getProperty("java.class.path"), "kcheck.cli.Main", "worker",
+                    "-Xmx512m", "-Dkcheck.cluster.join=" + Nodes.JOIN.toSeconds(), "-cp", System.getProperty("java.class.path"), "kcheck.cli.Main", "worker",
                     "--join", "127.0.0.1:" + ports.get(0), "--port", Integer.toString(ports.get(i))));
             /* the workers' output stays with the build (target/), where a failing run can be read and `mvn clean` removes it */
             java.io.File log = Path.of("target", "kcheck-worker-" + ports.get(i) + ".log").toFile();
