@@ -40,7 +40,8 @@ final class SearchOptions {
     @Option(names = "--time-limit", paramLabel = "DURATION", description = "stop (INCOMPLETE) after this long: 250ms, 90s, 5m, 1h")
     String timeLimit;
 
-    @Option(names = "--memory", paramLabel = "SIZE", description = "memory budget for the store: 512m, 8g (default 80%% of the heap)")
+    @Option(names = "--memory", paramLabel = "SIZE", description = "memory budget for the store: 512m, 8g (units k, m, g, t; "
+            + "at most the heap; default 80%% of the heap)")
     String memory;
 
     @Option(names = "--workers", paramLabel = "N", description = "BFS worker threads (default: available cores)")
@@ -89,7 +90,7 @@ final class SearchOptions {
             }
         }
         if (memory != null) {
-            o = o.withMemoryBytes(parseSize(memory));
+            o = o.withMemoryBytes(MemorySize.parse(memory, Runtime.getRuntime().maxMemory()));
         }
         int cores = Runtime.getRuntime().availableProcessors();
         if (workers != null) {
@@ -187,27 +188,5 @@ final class SearchOptions {
                 l.checkpoint(dir, states, depth, seconds);
             }
         };
-    }
-
-    static long parseSize(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        long mult = 1;
-        if (t.endsWith("g") || t.endsWith("gb")) {
-            mult = 1L << 30;
-        } else if (t.endsWith("m") || t.endsWith("mb")) {
-            mult = 1L << 20;
-        } else if (t.endsWith("k") || t.endsWith("kb")) {
-            mult = 1L << 10;
-        }
-        String digits = t.replaceAll("[a-z]+$", "");
-        try {
-            long v = (long) (Double.parseDouble(digits) * mult);
-            if (v < (1L << 20)) {
-                throw new UsageException("--memory must be at least 1m, got '" + text + "'");
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new UsageException("--memory: bad size '" + text + "' (examples: 512m, 8g)");
-        }
     }
 }

@@ -1,0 +1,26 @@
+package kcheck.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Inputs kcheck once took badly: each ends with one clear line on stderr and exit 2, or with the documented verdict. */
+class BadInputCliTest {
+
+    static void oneLine(Cli c, String... fragments) {
+        assertThat(c.exit).as(c.err + c.out).isEqualTo(2);
+        assertThat(c.err.strip().lines().count()).as("one line on stderr: " + c.err).isEqualTo(1);
+        assertThat(c.err).startsWith("kcheck: ").doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("[Fatal Error]");
+        for (String f : fragments) {
+            assertThat(c.err).contains(f);
+        }
+    }
+
+    @Test
+    void aMemoryBudgetInTerabytesOrAboveTheHeapIsRefusedNamingTheHeap() {
+        oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--memory", "1TB", "--quiet"), "--memory 1TB is more than this JVM's heap",
+                "give at most");
+        oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--memory", "999999999999g", "--quiet"), "more than this JVM's heap");
+        oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--memory", "8 parsecs", "--quiet"), "a unit k, m, g or t");
+    }
+}
