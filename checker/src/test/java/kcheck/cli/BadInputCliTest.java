@@ -2,7 +2,11 @@ package kcheck.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Inputs kcheck once took badly: each ends with one clear line on stderr and exit 2, or with the documented verdict. */
 class BadInputCliTest {
@@ -22,5 +26,17 @@ class BadInputCliTest {
                 "give at most");
         oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--memory", "999999999999g", "--quiet"), "more than this JVM's heap");
         oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--memory", "8 parsecs", "--quiet"), "a unit k, m, g or t");
+    }
+
+    @Test
+    void aBaselineEntryOfTheWrongTypeIsNamedOnceWithItsType(@TempDir Path dir) throws Exception {
+        Path b = dir.resolve("b.json");
+        Files.writeString(b, "{\"format\": 1, \"entries\": [{\"model\": \"rq-lock\", \"variant\": \"before\", \"property\": "
+                + "\"mutual-exclusion\", \"params\": 2, \"expected\": \"HOLDS\"}]}");
+        Cli c = Cli.run("verify", "--baseline", b.toString(), "--quick", "--quiet");
+        oneLine(c, "baseline " + b + " entry 1: \"params\" must be an object, got the number 2");
+        assertThat(c.err.split("baseline ", -1)).as("the prefix once: " + c.err).hasSize(2);
+        Files.writeString(b, Files.readString(b).replace("\"params\": 2", "\"params\": {}").replace("\"HOLDS\"", "1"));
+        oneLine(Cli.run("verify", "--baseline", b.toString(), "--quick", "--quiet"), "entry 1: \"expected\" must be a string, got the number 1");
     }
 }
