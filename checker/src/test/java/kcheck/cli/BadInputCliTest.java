@@ -39,4 +39,13 @@ class BadInputCliTest {
         Files.writeString(b, Files.readString(b).replace("\"params\": 2", "\"params\": {}").replace("\"HOLDS\"", "1"));
         oneLine(Cli.run("verify", "--baseline", b.toString(), "--quick", "--quiet"), "entry 1: \"expected\" must be a string, got the number 1");
     }
+
+    @Test
+    void aMalformedJunitReportGivesKchecksLineOnlyNotTheParsersToo(@TempDir Path dir) throws Exception {
+        Path bad = dir.resolve("bad.xml");
+        Files.writeString(bad, "<testsuites><bad");
+        Cli c = Cli.run("verify", "--merge-junit-xml", bad.toString(), "--junit-xml", dir.resolve("all.xml").toString());
+        oneLine(c, "cannot read JUnit XML " + bad + ": ", "(line 1, column 17)");
+        assertThat(dir.resolve("all.xml")).doesNotExist();
+    }
 }
