@@ -48,4 +48,29 @@ class BadInputCliTest {
         oneLine(c, "cannot read JUnit XML " + bad + ": ", "(line 1, column 17)");
         assertThat(dir.resolve("all.xml")).doesNotExist();
     }
+
+    @Test
+    void anOutputOptionNamingADirectoryIsRefusedBeforeAnyWorkWithOrWithoutForce(@TempDir Path dir) throws Exception {
+        Path out = Files.createDirectory(dir.resolve("out"));
+        for (boolean force : new boolean[] {false, true}) {
+            oneLine(run(force, "render", "corpus:rq-lock-before-fifo-entry", "--format", "html", "-o", out.toString()),
+                    "cannot write -o " + out + ": it is a directory; -o names the file to write, e.g. " + out.resolve(
+                            "rq-lock-before-fifo-entry.html"));
+            Cli v = run(force, "verify", "--quick", "--quiet", "--junit-xml", out.toString());
+            oneLine(v, "cannot write --junit-xml " + out + ": it is a directory");
+            assertThat(v.out).as("refused before the catalogue runs").doesNotContain("mutual-exclusion");
+            oneLine(run(force, "check", "rq-lock", "--cpus", "2", "--quiet", "--metrics-csv", out.toString()), "cannot write --metrics-csv");
+            oneLine(run(force, "simulate", "rq-lock", "--cpus", "2", "--runs", "2", "--quiet", "--svg", out.toString()),
+                    "cannot write --svg " + out + ": it is a directory");
+        }
+        assertThat(out).isEmptyDirectory();
+    }
+
+    private static Cli run(boolean force, String... args) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + (force ? 1 : 0));
+        if (force) {
+            all[args.length] = "--force";
+        }
+        return Cli.run(all);
+    }
 }
