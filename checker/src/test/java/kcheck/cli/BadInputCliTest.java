@@ -73,4 +73,18 @@ class BadInputCliTest {
         }
         return Cli.run(all);
     }
+
+    @Test
+    void optionsTheStrategyWouldIgnoreAreRefused() {
+        oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--seed", "5"), "--seed is used only with --strategy random");
+        oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--strategy", "dfs", "--seed", "5"), "a dfs search explores every state");
+        oneLine(Cli.run("bench", "cpudl", "--seed", "5"), "--seed is used only with --strategy random");
+        oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--walk-depth", "5"), "--walk-depth is used only with --strategy random");
+        oneLine(Cli.run("check", "rq-lock", "--cpus", "2", "--strategy", "dfs", "--workers", "2"),
+                "--workers 2 is used only with --strategy bfs");
+        oneLine(Cli.run("conform", "cpudl", "--kernel-tree", "/nonexistent", "--sequences", "0", "--seed", "1"),
+                "--seed seeds the generated sequences, and --sequences 0 generates none");
+        Cli random = Cli.run("check", "rq-lock", "--cpus", "2", "--strategy", "random", "--seed", "5", "--walk-depth", "50", "--quiet");
+        assertThat(random.exit).as(random.err).isIn(0, 3);
+    }
 }
