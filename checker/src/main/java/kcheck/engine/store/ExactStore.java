@@ -80,7 +80,7 @@ public final class ExactStore implements StateStore {
      * shard allocates a whole chunk for its first state, so chunks of 4,096 states of 17 KB would
      * take 4.6 GB of the budget before the 64th state was stored.
      */
-    static int chunkBits(int width) {
+    private static int chunkBits(int width) {
         int stateBits = 64 - Long.numberOfLeadingZeros(8L * width - 1);
         return Math.max(0, Math.min(MAX_CHUNK_BITS, CHUNK_BYTES_BITS - stateBits));
     }

@@ -244,11 +244,6 @@ class ExactStoreTest {
             assertThat(s.add(st, Hashing.hash(st, 0, width))).as("state %d", i).isNotNegative();
         }
         assertThat(b.used()).as("64 shards' chunks of 8 states, 256 KiB each, and their tables").isLessThan(24L << 20);
-        assertThat(ExactStore.chunkBits(1)).isEqualTo(12);
-        assertThat(ExactStore.chunkBits(8)).isEqualTo(12);
-        assertThat(ExactStore.chunkBits(9)).isEqualTo(11);
-        assertThat(ExactStore.chunkBits(width)).isEqualTo(3);
-        assertThat(ExactStore.chunkBits(1 << 20)).isZero();
     }
 
     @Test
