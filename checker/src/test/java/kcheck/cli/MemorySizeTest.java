@@ -26,16 +26,12 @@ class MemorySizeTest {
     }
 
     @Test
-    void aBudgetAboveTheHeapIsRefusedNamingTheHeap() {
+    void aBudgetAboveTheHeapOrBelowOneMebibyteIsRefusedNamingTheLimit() {
         assertThatThrownBy(() -> MemorySize.parse("999999999999g", 6L << 30)).isInstanceOf(UsageException.class)
                 .hasMessage("--memory 999999999999g is more than this JVM's heap (6.0 GiB), where the search keeps what the budget "
                         + "counts: give at most 6144m, or a larger heap (KCHECK_JAVA_OPTS=-Xmx...)");
         assertThatThrownBy(() -> MemorySize.parse("1TB", 6L << 30)).hasMessageContaining("more than this JVM's heap");
         assertThat(MemorySize.parse("6g", 6L << 30)).isEqualTo(6L << 30);
-    }
-
-    @Test
-    void lessThanOneMebibyteIsRefused() {
         assertThatThrownBy(() -> MemorySize.parse("1023k", HEAP)).hasMessage("--memory must be at least 1m, got '1023k'");
     }
 }
