@@ -90,7 +90,7 @@ class BadInputCliTest {
 
     @Test
     void cpudlParametersItsStepNumbersCannotHoldAreRefusedNamingTheMaximum() {
-        oneLine(Cli.run("check", "cpudl", "--variant", "v6.12", "--cpus", "100"), "fits at most 21 CPUs, got 100; use --cpus 21 or fewer");
+        oneLine(Cli.run("check", "cpudl", "--variant", "v6.12", "--cpus", "100"), "fits at most 21 CPUs, got 100; use 21 or fewer");
         oneLine(Cli.run("check", "cpudl", "--cpus", "4096", "--param", "capacity=any"), "fits at most 376 CPUs, got 4096");
         oneLine(Cli.run("check", "cpudl", "--param", "cpus=99999999999999999999"), "parameter 'cpus' must be in 1..4096, got 99999");
     }

@@ -132,7 +132,7 @@ public final class CpudlModel implements Model {
             throw new ModelInputException("cpudl: with find-sound or find-capacity, a cpudl_find step is numbered by its task and its "
                     + "answer (" + (findCpu ? "a CPU" : "the return value and later_mask, 2^(cpus+1) answers") + ") within 2^31 step "
                     + "numbers: variant " + variant + " with keys=" + params.get("keys") + " capacity=" + capacityMode + " hotplug="
-                    + (hotplug ? "on" : "off") + " fits at most " + max + " CPUs, got " + n + "; use --cpus " + max + " or fewer, or "
+                    + (hotplug ? "on" : "off") + " fits at most " + max + " CPUs, got " + n + "; use " + max + " or fewer, or "
                     + "leave find-sound and find-capacity out");
         }
 

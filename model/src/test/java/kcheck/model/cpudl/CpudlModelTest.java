@@ -55,7 +55,7 @@ class CpudlModelTest {
         assertThatThrownBy(() -> model("v6.12", Map.of("cpus", "24"), "find-sound")).isInstanceOf(ModelInputException.class)
                 .hasMessage("cpudl: with find-sound or find-capacity, a cpudl_find step is numbered by its task and its answer (the "
                         + "return value and later_mask, 2^(cpus+1) answers) within 2^31 step numbers: variant v6.12 with keys=edge "
-                        + "capacity=sym hotplug=off fits at most 21 CPUs, got 24; use --cpus 21 or fewer, or leave find-sound and "
+                        + "capacity=sym hotplug=off fits at most 21 CPUs, got 24; use 21 or fewer, or leave find-sound and "
                         + "find-capacity out");
         assertThat(model("v6.12", Map.of("cpus", "21"), "find-sound").n).as("the maximum it names fits").isEqualTo(21);
         assertThatThrownBy(() -> model("v6.12", Map.of("cpus", "63"), "find-sound")).isInstanceOf(ModelInputException.class);
