@@ -17,21 +17,9 @@ final class MetricsCsv {
     private MetricsCsv() {
     }
 
-    /** Refuses, before the search, a target whose directory is missing, or that exists without {@code force}. */
+    /** Refuses, before the search, a target that is a directory, whose directory is missing, or that exists without {@code force}. */
     static void checkTarget(Path file, boolean force) {
-        if (file == null) {
-            return;
-        }
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new UsageException("cannot write --metrics-csv " + file + ": directory " + dir + " does not exist");
-        }
-        if (Files.isDirectory(file)) {
-            throw new UsageException("cannot write --metrics-csv " + file + ": it is a directory");
-        }
-        if (Files.exists(file) && !force) {
-            throw new UsageException("--metrics-csv " + file + " exists: pass --force to overwrite it");
-        }
+        OutputFile.check(file, "--metrics-csv", force, "metrics.csv");
     }
 
     static String render(RunResult r) {

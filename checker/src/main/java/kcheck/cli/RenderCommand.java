@@ -37,10 +37,11 @@ final class RenderCommand implements Callable<Integer> {
             + "the terminal's width, else 100)")
     Integer width;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout (a file name: a "
+            + "directory is refused)")
     Path output;
 
-    @Option(names = "--force", description = "overwrite an existing output file")
+    @Option(names = "--force", description = "overwrite an existing output file (never a directory)")
     boolean force;
 
     @Override
@@ -52,13 +53,7 @@ final class RenderCommand implements Callable<Integer> {
             throw new UsageException("--width must be at least " + TimelineRenderer.MIN_WIDTH + ", got " + width);
         }
         if (output != null) {
-            Path dir = output.toAbsolutePath().getParent();
-            if (dir == null || !Files.isDirectory(dir)) {
-                throw new UsageException("cannot write " + output + ": directory " + dir + " does not exist");
-            }
-            if (Files.exists(output) && !force) {
-                throw new UsageException(output + " exists: pass --force to overwrite it");
-            }
+            OutputFile.check(output, "-o", force, exampleName());
         }
         Trace t = TraceFiles.read(trace);
         String text = switch (format) {
@@ -78,5 +73,17 @@ final class RenderCommand implements Callable<Integer> {
             System.out.println("wrote " + output);
         }
         return ExitCodes.OK;
+    }
+
+    /** The file name to suggest when -o names a directory: the trace's name with the format's extension. */
+    private String exampleName() {
+        String base = trace.substring(trace.lastIndexOf(trace.startsWith(TraceFiles.CORPUS) ? ':' : '/') + 1).replace('\0', '?');
+        base = base.endsWith(".json") ? base.substring(0, base.length() - 5) : base;
+        base = base.isEmpty() ? "trace" : base;
+        return base + switch (format) {
+            case "html" -> ".html";
+            case "dot" -> ".dot";
+            default -> ".txt";
+        };
     }
 }

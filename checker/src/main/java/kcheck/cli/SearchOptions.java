@@ -40,16 +40,18 @@ final class SearchOptions {
     @Option(names = "--time-limit", paramLabel = "DURATION", description = "stop (INCOMPLETE) after this long: 250ms, 90s, 5m, 1h")
     String timeLimit;
 
-    @Option(names = "--memory", paramLabel = "SIZE", description = "memory budget for the store: 512m, 8g (default 80%% of the heap)")
+    @Option(names = "--memory", paramLabel = "SIZE", description = "memory budget for the store: 512m, 8g (units k, m, g, t; "
+            + "at most the heap; default 80%% of the heap)")
     String memory;
 
-    @Option(names = "--workers", paramLabel = "N", description = "BFS worker threads (default: available cores)")
+    @Option(names = "--workers", paramLabel = "N", description = "BFS worker threads (default: available cores; dfs and random "
+            + "run on one)")
     Integer workers;
 
-    @Option(names = "--seed", paramLabel = "S", description = "seed of the random walk (printed when not given)")
+    @Option(names = "--seed", paramLabel = "S", description = "with --strategy random: seed of the walks (printed when not given)")
     Long seed;
 
-    @Option(names = "--walk-depth", paramLabel = "N", description = "longest random walk (default 10000)")
+    @Option(names = "--walk-depth", paramLabel = "N", description = "with --strategy random: longest walk (default 10000)")
     Integer walkDepth;
 
     @Option(names = "--no-reduction", description = "switch off the model's reductions (canonical forms, partial order)")
@@ -64,6 +66,7 @@ final class SearchOptions {
             default -> throw new UsageException("--strategy must be bfs, dfs or random, got '" + strategy + "'");
         };
         o = o.withStrategy(s);
+        refuseUnused(s);
         boolean diskImplied = checkpoint != null || resume != null;
         String st = store != null ? store : diskImplied ? "disk" : "exact";
         StoreMode mode = switch (st.toLowerCase(Locale.ROOT)) {
@@ -89,7 +92,7 @@ final class SearchOptions {
             }
         }
         if (memory != null) {
-            o = o.withMemoryBytes(parseSize(memory));
+            o = o.withMemoryBytes(MemorySize.parse(memory, Runtime.getRuntime().maxMemory()));
         }
         int cores = Runtime.getRuntime().availableProcessors();
         if (workers != null) {
@@ -108,6 +111,22 @@ final class SearchOptions {
         }
         o = o.withSeed(seed != null ? seed : System.nanoTime() & 0xFFFF_FFFFL);
         return o.withReductions(!noReduction);
+    }
+
+    /** Options the chosen strategy would ignore are refused, not dropped in silence. */
+    private void refuseUnused(Strategy s) {
+        String name = s.name().toLowerCase(Locale.ROOT);
+        if (s != Strategy.RANDOM && seed != null) {
+            throw new UsageException("--seed is used only with --strategy random (the seed of its walks): a " + name + " search "
+                    + "explores every state, in an order no seed changes");
+        }
+        if (s != Strategy.RANDOM && walkDepth != null) {
+            throw new UsageException("--walk-depth is used only with --strategy random (the length of one walk)");
+        }
+        if (s != Strategy.BFS && workers != null && workers > 1) {
+            throw new UsageException("--workers " + workers + " is used only with --strategy bfs: a " + name + " search runs on one "
+                    + "thread");
+        }
     }
 
     private kcheck.engine.Options.Disk disk(StoreMode mode, Strategy s) {
@@ -187,27 +206,5 @@ final class SearchOptions {
                 l.checkpoint(dir, states, depth, seconds);
             }
         };
-    }
-
-    static long parseSize(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        long mult = 1;
-        if (t.endsWith("g") || t.endsWith("gb")) {
-            mult = 1L << 30;
-        } else if (t.endsWith("m") || t.endsWith("mb")) {
-            mult = 1L << 20;
-        } else if (t.endsWith("k") || t.endsWith("kb")) {
-            mult = 1L << 10;
-        }
-        String digits = t.replaceAll("[a-z]+$", "");
-        try {
-            long v = (long) (Double.parseDouble(digits) * mult);
-            if (v < (1L << 20)) {
-                throw new UsageException("--memory must be at least 1m, got '" + text + "'");
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new UsageException("--memory: bad size '" + text + "' (examples: 512m, 8g)");
-        }
     }
 }

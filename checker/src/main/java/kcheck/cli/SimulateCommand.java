@@ -262,17 +262,8 @@ final class SimulateCommand implements Callable<Integer> {
 
     private void checkWritable(List<Path> targets) {
         for (Path p : targets) {
-            Path abs = p.toAbsolutePath();
-            Path dir = abs.getParent();
-            if (dir == null || !Files.isDirectory(dir)) {
-                throw new UsageException("cannot write " + p + ": directory " + dir + " does not exist");
-            }
-            if (Files.isDirectory(abs)) {
-                throw new UsageException("cannot write " + p + ": it is a directory");
-            }
-            if (Files.exists(abs) && !force) {
-                throw new UsageException(p + " exists: pass --force to overwrite it");
-            }
+            boolean isCsv = p.equals(csv);
+            OutputFile.check(p, isCsv ? "--csv" : "--svg", force, isCsv ? "simulate.csv" : "simulate.svg");
         }
     }
 

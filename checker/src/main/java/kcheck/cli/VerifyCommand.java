@@ -80,8 +80,8 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress line")
     boolean quiet;
 
-    @Option(names = "--force", description = "overwrite existing files: --junit-xml, --markdown, --html and the traces "
-            + "--trace-dir and --corpus write")
+    @Option(names = "--force", description = "overwrite existing files (never a directory): --junit-xml, --markdown, --html and the "
+            + "traces --trace-dir and --corpus write")
     boolean force;
 
     @Mixin
@@ -123,9 +123,9 @@ final class VerifyCommand implements Callable<Integer> {
         if (vf != null) {
             b = standIn(b, vf, standIn);
         }
-        checkWritable(junitXml, "--junit-xml");
-        checkWritable(markdown, "--markdown");
-        checkWritable(html, "--html");
+        OutputFile.checkWritable(junitXml, "--junit-xml", "kcheck.xml");
+        OutputFile.checkWritable(markdown, "--markdown", "kcheck.md");
+        OutputFile.checkWritable(html, "--html", "kcheck.html");
         if (corpus != null && !Files.isDirectory(corpus)) {
             throw new UsageException("--corpus " + corpus + ": directory does not exist");
         }
@@ -232,10 +232,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (shard != null || variantFile != null || corpus != null) {
             throw new UsageException("--merge-junit-xml runs no search: it does not take --shard, --variant-file or --corpus");
         }
-        checkWritable(junitXml, "--junit-xml");
-        if (!force && Files.exists(junitXml)) {
-            throw new UsageException(junitXml + " exists: pass --force to overwrite");
-        }
+        OutputFile.check(junitXml, "--junit-xml", force, "kcheck.xml");
         for (Path p : mergeJunit) {
             if (!Files.isRegularFile(p)) {
                 throw new UsageException("--merge-junit-xml " + p + ": no such file");
@@ -350,16 +347,6 @@ final class VerifyCommand implements Callable<Integer> {
         if (!existing.isEmpty()) {
             throw new UsageException(existing.get(0) + " exists" + (existing.size() > 1 ? " (and " + (existing.size() - 1)
                     + " more file" + (existing.size() > 2 ? "s" : "") + " this run would write)" : "") + ": pass --force to overwrite");
-        }
-    }
-
-    private static void checkWritable(Path p, String option) {
-        if (p == null) {
-            return;
-        }
-        Path dir = p.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
-            throw new UsageException("cannot write " + option + " " + p + ": directory " + dir + " does not exist or is not writable");
         }
     }
 

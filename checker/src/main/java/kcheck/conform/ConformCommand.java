@@ -68,6 +68,9 @@ public final class ConformCommand implements Callable<Integer> {
         if (sequences < 0 || calls < 1) {
             throw new UsageException("conform: --sequences must be >= 0 and --calls >= 1");
         }
+        if (sequences == 0 && seed != null) {
+            throw new UsageException("conform: --seed seeds the generated sequences, and --sequences 0 generates none");
+        }
         for (String k : walkParams.keySet()) {
             if (!k.equals("cpus") && !k.equals("depth") && !k.equals("keys")) {
                 throw new UsageException("conform: --walk-param takes cpus, depth or keys, not '" + k + "'");

@@ -30,6 +30,8 @@ abstract class Expander implements StepSink {
     /** Per successor: it is the state being expanded (a self-loop), so it is stored already and is neither hashed nor looked up. */
     private boolean[] loop;
     private int n;
+    /** The batch could not grow within the memory budget: the current state's successors are incomplete. */
+    private boolean overflow;
     int sink;
 
     /* partial-order reduction */
@@ -125,6 +127,13 @@ abstract class Expander implements StepSink {
             return;
         }
         model.successors(cur, this);
+        if (overflow) {
+            double mib = 8.0 * n * w / (1 << 20);
+            search.limit(String.format(java.util.Locale.ROOT, "memory budget: one state has over %,d successors of %,d bytes (%s)", n,
+                    8L * w, mib < 1024 ? String.format(java.util.Locale.ROOT, "%.1f MiB", mib)
+                            : String.format(java.util.Locale.ROOT, "%.1f GiB", mib / 1024)));
+            return;
+        }
         expanded++;
         transitions += n;
         if (n == 0) {
@@ -207,15 +216,17 @@ abstract class Expander implements StepSink {
 
     @Override
     public final void step(int actor, int action, long[] next) {
-        int k = n++;
+        if (overflow) {
+            return;
+        }
+        int k = n;
+        if (k >= hashes.length && !grow()) {
+            overflow = true;
+            return;
+        }
+        n++;
         if (search.checks.steps.length > 0) {
             search.checks.onStep(curId, k, cur, actor, action, next, depth + 1);
-        }
-        if ((k + 1) * w > batch.length || k >= hashes.length) {
-            batch = java.util.Arrays.copyOf(batch, Math.max(batch.length, (k + 1) * w) * 2);
-            hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
-            actorOf = java.util.Arrays.copyOf(actorOf, actorOf.length * 2);
-            loop = java.util.Arrays.copyOf(loop, loop.length * 2);
         }
         actorOf[k] = actor;
         int off = k * w;
@@ -233,6 +244,29 @@ abstract class Expander implements StepSink {
         if (!same) {
             hashes[k] = Hashing.hash(batch, off, w);
         }
+    }
+
+    /**
+     * Doubles the batch, reserving what it adds from the search's memory budget (a state of many
+     * wide successors can need gigabytes); false if the budget or the largest array refuses.
+     */
+    private boolean grow() {
+        int slots = hashes.length * 2;
+        long words = (long) slots * w;
+        long bytes = (words - batch.length) * Long.BYTES + (long) (slots - hashes.length) * (Long.BYTES + Integer.BYTES + 1);
+        if (words > Integer.MAX_VALUE - 8 || !search.budget.reserve(bytes)) {
+            return false;
+        }
+        try {
+            batch = java.util.Arrays.copyOf(batch, (int) words);
+        } catch (OutOfMemoryError e) {
+            search.budget.release(bytes);
+            return false;
+        }
+        hashes = java.util.Arrays.copyOf(hashes, slots);
+        actorOf = java.util.Arrays.copyOf(actorOf, slots);
+        loop = java.util.Arrays.copyOf(loop, slots);
+        return true;
     }
 
     /** A new state was stored with {@code id}; {@code s} is its packed form (scratch: copy to keep). */

@@ -106,44 +106,29 @@ public record Baseline(Path file, List<Entry> entries) {
         return parse(file, JsonInput.parse("baseline " + file, text, ModelInputException::new));
     }
 
+    /** The keys of the file and of an entry: any other is refused (a misspelt "expected" would otherwise be ignored). */
+    private static final List<String> FILE_KEYS = List.of("format", "entries");
+    private static final List<String> ENTRY_KEYS = List.of("model", "variant", "params", "property", "expected", "quick", "note");
+
     private static Baseline parse(Path file, JsonNode root) {
         if (root == null || !root.isObject() || !root.path("entries").isArray()) {
             throw new ModelInputException("baseline " + file + ": expected an object with an \"entries\" array");
         }
-        if (root.path("format").asInt(0) != 1) {
-            throw new ModelInputException("baseline " + file + ": unsupported format " + root.path("format"));
+        knownKeys(root, FILE_KEYS, "baseline " + file);
+        if (!root.path("format").isIntegralNumber() || root.path("format").asLong() != 1) {
+            throw new ModelInputException("baseline " + file + ": unsupported format " + root.path("format") + " (this kcheck reads "
+                    + "\"format\": 1)");
         }
         List<Entry> out = new ArrayList<>();
         int i = 0;
         for (JsonNode e : root.get("entries")) {
             i++;
             String where = "baseline " + file + " entry " + i;
-            String model = text(e, "model", where);
-            String variant = text(e, "variant", where);
-            String property = text(e, "property", where);
-            String expected = text(e, "expected", where);
-            Verdict v;
-            try {
-                v = Verdict.valueOf(expected);
-            } catch (IllegalArgumentException x) {
-                throw new ModelInputException(where + ": expected must be HOLDS, VIOLATED or INCOMPLETE, got '" + expected + "'");
-            }
-            ModelFactory f;
-            try {
-                f = Models.get(model);
-            } catch (ModelInputException x) {
-                throw new ModelInputException(where + ": " + x.getMessage());
+            if (!e.isObject()) {
+                throw new ModelInputException(where + ": an entry must be an object, got " + describe(e));
             }
             try {
-                f.variant(variant);
-                f.checkProperties(java.util.Set.of(property));
-                Map<String, String> params = map(e.path("params"), where);
-                Map<String, String> quick = map(e.path("quick"), where);
-                f.params(params);
-                Map<String, String> both = new LinkedHashMap<>(params);
-                both.putAll(quick);
-                f.params(both);
-                out.add(new Entry(model, variant, params, property, v, quick, e.path("note").asText("")));
+                out.add(entry(e));
             } catch (ModelInputException x) {
                 throw new ModelInputException(where + ": " + x.getMessage());
             }
@@ -154,23 +139,90 @@ public record Baseline(Path file, List<Entry> entries) {
         return new Baseline(file, out);
     }
 
-    private static String text(JsonNode e, String field, String where) {
+    /** One entry, validated; problems are {@link ModelInputException}s the caller prefixes with the file and entry. */
+    private static Entry entry(JsonNode e) {
+        knownKeys(e, ENTRY_KEYS, null);
+        String model = text(e, "model");
+        String variant = text(e, "variant");
+        String property = text(e, "property");
+        String expected = text(e, "expected");
+        Verdict v;
+        try {
+            v = Verdict.valueOf(expected);
+        } catch (IllegalArgumentException x) {
+            throw new ModelInputException("expected must be HOLDS, VIOLATED or INCOMPLETE, got '" + expected + "'");
+        }
+        JsonNode note = e.path("note");
+        if (!note.isMissingNode() && !note.isTextual()) {
+            throw new ModelInputException("\"note\" must be a string, got " + describe(note));
+        }
+        ModelFactory f = Models.get(model);
+        f.variant(variant);
+        f.checkProperties(java.util.Set.of(property));
+        Map<String, String> params = map(e, "params");
+        Map<String, String> quick = map(e, "quick");
+        f.params(params);
+        Map<String, String> both = new LinkedHashMap<>(params);
+        both.putAll(quick);
+        f.params(both);
+        return new Entry(model, variant, params, property, v, quick, note.asText(""));
+    }
+
+    private static void knownKeys(JsonNode o, List<String> known, String where) {
+        o.fieldNames().forEachRemaining(k -> {
+            if (!known.contains(k)) {
+                throw new ModelInputException((where == null ? "" : where + ": ") + "unknown key \"" + k + "\" (known: "
+                        + String.join(", ", known) + ")");
+            }
+        });
+    }
+
+    private static String text(JsonNode e, String field) {
         JsonNode n = e.get(field);
-        if (n == null || !n.isTextual() || n.asText().isBlank()) {
-            throw new ModelInputException(where + ": missing \"" + field + "\"");
+        if (n == null) {
+            throw new ModelInputException("missing \"" + field + "\"");
+        }
+        if (!n.isTextual()) {
+            throw new ModelInputException("\"" + field + "\" must be a string, got " + describe(n));
+        }
+        if (n.asText().isBlank()) {
+            throw new ModelInputException("\"" + field + "\" is empty");
         }
         return n.asText();
     }
 
-    private static Map<String, String> map(JsonNode n, String where) {
+    /** {@code params} or {@code quick}: an object of parameter values, each a string or an integer. */
+    private static Map<String, String> map(JsonNode e, String field) {
+        JsonNode n = e.path(field);
         Map<String, String> m = new LinkedHashMap<>();
         if (n.isMissingNode() || n.isNull()) {
             return m;
         }
         if (!n.isObject()) {
-            throw new ModelInputException(where + ": params must be an object");
+            throw new ModelInputException("\"" + field + "\" must be an object, got " + describe(n));
         }
-        n.fields().forEachRemaining(f -> m.put(f.getKey(), f.getValue().asText()));
+        n.fields().forEachRemaining(f -> {
+            JsonNode value = f.getValue();
+            if (!value.isTextual() && !value.isIntegralNumber()) {
+                throw new ModelInputException("\"" + field + "\": the value of \"" + f.getKey() + "\" must be a string or an "
+                        + "integer, got " + describe(value));
+            }
+            m.put(f.getKey(), value.asText());
+        });
         return m;
+    }
+
+    /** What a JSON value is, for messages: {@code the number 1}, {@code an object}, ... */
+    private static String describe(JsonNode n) {
+        String shown = n.toString();
+        return switch (n.getNodeType()) {
+            case NUMBER -> "the number " + (shown.length() > 24 ? shown.substring(0, 24) + "..." : shown);
+            case BOOLEAN -> shown;
+            case NULL -> "null";
+            case ARRAY -> "an array";
+            case OBJECT -> "an object";
+            case STRING -> "a string";
+            default -> "a " + n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        };
     }
 }

@@ -44,6 +44,41 @@ public final class JUnitXml {
     }
 
     /**
+     * Hands parse errors back as exceptions and prints nothing: the parser's default handler would
+     * print its own "[Fatal Error] file:line:col: ..." on stderr before kcheck's one line.
+     */
+    private static final org.xml.sax.ErrorHandler SILENT = new org.xml.sax.ErrorHandler() {
+        @Override
+        public void warning(org.xml.sax.SAXParseException e) {
+        }
+
+        @Override
+        public void error(org.xml.sax.SAXParseException e) throws org.xml.sax.SAXException {
+            throw e;
+        }
+
+        @Override
+        public void fatalError(org.xml.sax.SAXParseException e) throws org.xml.sax.SAXException {
+            throw e;
+        }
+    };
+
+    private static org.w3c.dom.Document parse(java.nio.file.Path p) {
+        try {
+            javax.xml.parsers.DocumentBuilderFactory f = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            javax.xml.parsers.DocumentBuilder b = f.newDocumentBuilder();
+            b.setErrorHandler(SILENT);
+            return b.parse(p.toFile());
+        } catch (org.xml.sax.SAXParseException e) {
+            throw new IllegalArgumentException("cannot read JUnit XML " + p + ": " + e.getMessage() + " (line " + e.getLineNumber()
+                    + ", column " + e.getColumnNumber() + ")");
+        } catch (Exception e) {
+            throw new IllegalArgumentException("cannot read JUnit XML " + p + ": " + e.getMessage());
+        }
+    }
+
+    /**
      * Merges the reports of {@code verify --shard} runs into one: every test case of every
      * input, in input order, in one suite whose counts and time are the sums. Throws
      * {@link IllegalArgumentException} naming the file that is not such a report.
@@ -55,14 +90,7 @@ public final class JUnitXml {
         double time = 0;
         boolean quick = false;
         for (java.nio.file.Path p : reports) {
-            org.w3c.dom.Document doc;
-            try {
-                javax.xml.parsers.DocumentBuilderFactory f = javax.xml.parsers.DocumentBuilderFactory.newInstance();
-                f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-                doc = f.newDocumentBuilder().parse(p.toFile());
-            } catch (Exception e) {
-                throw new IllegalArgumentException("cannot read JUnit XML " + p + ": " + e.getMessage());
-            }
+            org.w3c.dom.Document doc = parse(p);
             org.w3c.dom.NodeList suites = doc.getElementsByTagName("testsuite");
             if (!doc.getDocumentElement().getTagName().equals("testsuites") || suites.getLength() == 0) {
                 throw new IllegalArgumentException(p + " is not a kcheck verify JUnit report (no testsuites/testsuite)");

@@ -8,9 +8,14 @@ import kcheck.model.SimulationProfile.Claim;
 
 /**
  * A post's claim checked on two simulations of the same configuration (before and after, same
- * seed): the claim's statistic on the claim's components, in each, and their ratio with a 95%
- * confidence interval from the ratio in each batch of runs (the batches of both simulations are
- * the same runs, with the same random streams).
+ * seed): the claim's statistic on the claim's components, in each, and their ratio. A ratio of
+ * means or percentiles has a 95% confidence interval by batch means: centred on the ratio of the
+ * pooled statistics, its half-width from the ratio in each batch of runs (Student's t; the batches
+ * of both simulations are the same runs, with the same random streams). A ratio of maxima (or
+ * minima) has none, as the maximum itself has none: it keeps growing with the runs, so a batch's
+ * maximum is not a sample of the pooled one, and an interval from the batches' ratios would not
+ * cover the ratio it is printed with (seeds 2008 and 7 gave 0.93 [0.88, 0.98] and 1.15 [1.07,
+ * 1.23] for one configuration).
  */
 public record Comparison(Claim claim, String components, int cpus, String first, String second, Stat a, Stat b, double ratio,
                          double ratioHalfWidth) {
@@ -28,25 +33,34 @@ public record Comparison(Claim claim, String components, int cpus, String first,
             Distribution db = pooled(second, m, comps);
             Stat sa = Stat.of(c.statistic(), da, precision);
             Stat sb = Stat.of(c.statistic(), db, precision);
-            double ratio = sa.value() / sb.value();
-            int batches = Math.min(da.batches(), db.batches());
-            double[] rs = new double[batches];
-            int n = 0;
-            var f = Distribution.of(c.statistic());
-            for (int i = 0; i < batches; i++) {
-                Distribution x = da.batch(i);
-                Distribution y = db.batch(i);
-                if (x.count() > 0 && y.count() > 0) {
-                    double r = f.applyAsDouble(x) / f.applyAsDouble(y);
-                    if (!Double.isNaN(r) && !Double.isInfinite(r)) {
-                        rs[n++] = r;
-                    }
-                }
-            }
             out.add(new Comparison(c, name(comps, first.data()[m].length), first.config().cpus(), first.config().variant(),
-                    second.config().variant(), sa, sb, ratio, Distribution.halfWidth(rs, n)));
+                    second.config().variant(), sa, sb, sa.value() / sb.value(), extreme(c) ? Double.NaN : batchHalfWidth(c, da, db)));
         }
         return out;
+    }
+
+    /** A claim on the maximum or the minimum: its ratio gets no interval. */
+    static boolean extreme(Claim c) {
+        return c.statistic().equals("max") || c.statistic().equals("min");
+    }
+
+    /** The 95% half-width of the claim's ratio from its value in each batch of runs (NaN with fewer than two). */
+    private static double batchHalfWidth(Claim c, Distribution da, Distribution db) {
+        int batches = Math.min(da.batches(), db.batches());
+        double[] rs = new double[batches];
+        int n = 0;
+        var f = Distribution.of(c.statistic());
+        for (int i = 0; i < batches; i++) {
+            Distribution x = da.batch(i);
+            Distribution y = db.batch(i);
+            if (x.count() > 0 && y.count() > 0) {
+                double r = f.applyAsDouble(x) / f.applyAsDouble(y);
+                if (!Double.isNaN(r) && !Double.isInfinite(r)) {
+                    rs[n++] = r;
+                }
+            }
+        }
+        return Distribution.halfWidth(rs, n);
     }
 
     static Distribution pooled(Simulation.Result r, int m, int[] comps) {
@@ -106,8 +120,12 @@ public record Comparison(Claim claim, String components, int cpus, String first,
         return b.toString();
     }
 
+    /** "1.09 [1.07, 1.10]", or for maxima "0.93 (no interval: a maximum)". */
     public String ratioText() {
-        return Double.isNaN(ratioHalfWidth) ? String.format(Locale.ROOT, "%.2f", ratio)
-                : String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", ratio, ratio - ratioHalfWidth, ratio + ratioHalfWidth);
+        if (Double.isNaN(ratioHalfWidth)) {
+            return String.format(Locale.ROOT, "%.2f", ratio) + (extreme(claim) ? " (no interval: a " + (claim.statistic().equals("max")
+                    ? "maximum" : "minimum") + ")" : "");
+        }
+        return String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", ratio, ratio - ratioHalfWidth, ratio + ratioHalfWidth);
     }
 }

@@ -90,7 +90,8 @@ public final class Report {
         }
         if (!o.comparisons().isEmpty()) {
             out.println(o.variants().get(0) + " vs " + o.variants().get(1) + " (ratio " + o.variants().get(0) + " / " + o.variants().get(1)
-                    + ", same runs; 95% CI over batches of runs):");
+                    + ", same runs; [95% CI]: the pooled ratio +- Student's t over the batches' ratios;");
+            out.println("  a ratio of maxima has none, as a maximum has none: it keeps growing with the runs):");
             for (Comparison cmp : o.comparisons()) {
                 Measure me = measure(o.profile(), cmp.claim().measure());
                 String unit = me.unit().equals("fraction") ? "" : " " + Format.shownUnit(me.unit());
@@ -307,6 +308,9 @@ public final class Report {
             co.put("ratio", c.ratio());
             if (!Double.isNaN(c.ratioHalfWidth())) {
                 co.putArray("ratioCi95").add(c.ratio() - c.ratioHalfWidth()).add(c.ratio() + c.ratioHalfWidth());
+                co.put("ratioCi95Method", "batch means: the pooled ratio +- Student's t over the ratio in each batch of runs");
+            } else if (Comparison.extreme(c.claim())) {
+                co.put("ratioCi95Method", "none: a maximum or minimum keeps growing or shrinking with the runs");
             }
             co.put("post", c.claim().post());
             co.put("postRatio", c.claim().postRatio());

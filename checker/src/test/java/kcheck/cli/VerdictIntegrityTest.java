@@ -215,7 +215,8 @@ class VerdictIntegrityTest {
 
     @Test
     void runningOutOfMemoryIsIncompleteWithOneLineAndAJsonDocument() throws Exception {
-        ChildJvm c = ChildJvm.run(List.of("-Xmx8m"), "check", "rq-lock", "--cpus", "4", "--memory", "1g", "--json", "--quiet");
+        /* a budget of nearly the whole 8 MiB heap (a budget above the heap is refused): the heap runs out first */
+        ChildJvm c = ChildJvm.run(List.of("-Xmx8m"), "check", "rq-lock", "--cpus", "4", "--memory", "7m", "--json", "--quiet");
         oneLine(c.exit, c.out, c.err, 3, "out of memory", "KCHECK_JAVA_OPTS=-Xmx");
         JsonNode doc = new ObjectMapper().readTree(c.out);
         assertThat(doc.get("outcome").asText()).isEqualTo("INCOMPLETE");

@@ -75,6 +75,15 @@ class BfsTest {
     }
 
     @Test
+    void aStateWhoseSuccessorsOutgrowTheBudgetEndsIncompleteSayingSo() {
+        /* 4,000 successors of 32,000 bytes (128 MB) from the initial state, against a budget of 16 MiB */
+        RunResult r = Engine.check(new Counters(4000, 1).deadlockFree(), bfs().withMemoryBytes(16L << 20));
+        assertThat(r.property("deadlock-free").verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(r.stats().limit()).matches("memory budget: one state has over \\d+ successors of 32,000 bytes \\(\\d+\\.\\d MiB\\)");
+        assertThat(r.stats().states()).as("the initial state was stored").isEqualTo(1);
+    }
+
+    @Test
     void aStateLimitOnTwoWorkersStopsAtTheLimit() {
         RunResult r = Engine.check(new Counters(4, 9).deadlockFree(), bfs().withWorkers(2).withMaxStates(500));
         assertThat(r.stats().limit()).isEqualTo("state limit 500");

@@ -30,6 +30,11 @@ public record ParamSpec(String name, String defaultValue, String description,
             try {
                 v = Long.parseLong(value.trim());
             } catch (NumberFormatException e) {
+                if (value.trim().matches("[-+]?\\d+")) {
+                    String digits = value.trim();
+                    throw new ModelInputException(model + ": parameter '" + name + "' must be in " + min + ".." + max + ", got "
+                            + (digits.length() > 24 ? digits.substring(0, 24) + "... (" + digits.length() + " digits)" : digits));
+                }
                 throw new ModelInputException(model + ": parameter '" + name + "' must be an integer, got '" + value + "'");
             }
             if (v < min || v > max) {

@@ -25,7 +25,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Jackson's {@link StreamReadConstraints} on nesting depth, number length and string length, so
  * that a hostile or broken file is refused with one line instead of exhausting the stack or the
  * heap. A UTF-16/UTF-32 byte-order mark and binary data get a line saying what the file is; a
- * UTF-8 byte-order mark is skipped (RFC 8259 lets a reader ignore it).
+ * UTF-8 byte-order mark is skipped (RFC 8259 lets a reader ignore it). A key given twice in one
+ * object is refused (RFC 8259 leaves its meaning open), naming the key and where it is.
  */
 public final class JsonInput {
     /** Largest file read: a 10,000-step trace with full states is a few MB. */
@@ -40,6 +41,7 @@ public final class JsonInput {
     private static final ObjectMapper READER = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(MAX_NUMBER_LENGTH)
                     .maxStringLength(MAX_STRING_LENGTH).maxNameLength(4096).maxDocumentLength(MAX_BYTES).build())
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build());
 
     private JsonInput() {
@@ -96,11 +98,24 @@ public final class JsonInput {
             throw error.apply(where + ": " + constraint(e));
         } catch (JsonProcessingException e) {
             String m = e.getOriginalMessage();
+            if (m != null && m.startsWith("Duplicate field '") && e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p) {
+                throw error.apply(where + ": the key \"" + p.getParsingContext().getCurrentName() + "\" appears twice in "
+                        + container(p.getParsingContext()) + at(e.getLocation()) + ": kcheck does not guess which one is meant");
+            }
             boolean truncated = m != null && (m.contains("end-of-input") || m.contains("Unexpected end"));
             throw error.apply(where + ": " + (truncated ? "truncated JSON" : "malformed JSON") + at(e.getLocation()));
         } catch (IOException e) {
             throw error.apply(where + ": cannot parse (" + e.getMessage() + ")");
         }
+    }
+
+    /** The object holding a key, for messages: the top-level object, or e.g. {@code "entries" item 2} (items count from 1). */
+    private static String container(com.fasterxml.jackson.core.JsonStreamContext object) {
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        for (var c = object.getParent(); c != null && !c.inRoot(); c = c.getParent()) {
+            parts.add(0, c.inArray() ? "item " + (c.getCurrentIndex() + 1) : "\"" + c.getCurrentName() + "\"");
+        }
+        return parts.isEmpty() ? "the top-level object" : String.join(" ", parts);
     }
 
     private static String constraint(StreamConstraintsException e) {

@@ -23,10 +23,14 @@ import kcheck.engine.Hashing;
  * immutable {@link View}. A lookup that finds nothing falls back to the locked path.
  */
 public final class ExactStore implements StateStore {
-    static final int CHUNK_BITS = 12;
-    static final int CHUNK = 1 << CHUNK_BITS;
+    /** States per chunk: at most 2^12, fewer for wide states, so that a chunk stays within 256 KiB. */
+    private static final int MAX_CHUNK_BITS = 12;
+    private static final int CHUNK_BYTES_BITS = 18;
 
     private final int w;
+    /** A shard allocates its state words a chunk of {@code 2^chunkBits} states at a time. */
+    private final int chunkBits;
+    private final int chunkStates;
     private final long maxStates;
     private final MemoryBudget budget;
     private final boolean concurrent;
@@ -59,12 +63,26 @@ public final class ExactStore implements StateStore {
         this.limited = maxStates < kcheck.engine.Options.DEFAULT_MAX_STATES;
         this.budget = budget;
         this.concurrent = concurrent;
-        long perShard = Math.min(maxStates, 1L << 37) / Shards.SHARDS * 5 / 4 + CHUNK;
-        int chunkSlots = (int) Math.min(1 << 20, (perShard >>> CHUNK_BITS) + 2);
+        this.chunkBits = chunkBits(width);
+        this.chunkStates = 1 << chunkBits;
+        /* no more states than the state limit, nor than the budget could hold */
+        long fit = budget.limit() / (8L * width);
+        long perShard = Math.min(Math.min(maxStates, fit), 1L << 37) / Shards.SHARDS * 5 / 4 + chunkStates;
+        int chunkSlots = (int) Math.min(1 << 20, (perShard >>> chunkBits) + 2);
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(chunkSlots);
         }
         budget.reserve((long) Shards.SHARDS * Shards.INITIAL_CAPACITY * 4);
+    }
+
+    /**
+     * 2^12 states a chunk, or fewer if a chunk of them would pass 256 KiB (64 shards: 16 MiB): every
+     * shard allocates a whole chunk for its first state, so chunks of 4,096 states of 17 KB would
+     * take 4.6 GB of the budget before the 64th state was stored.
+     */
+    private static int chunkBits(int width) {
+        int stateBits = 64 - Long.numberOfLeadingZeros(8L * width - 1);
+        return Math.max(0, Math.min(MAX_CHUNK_BITS, CHUNK_BYTES_BITS - stateBits));
     }
 
     @Override
@@ -224,8 +242,8 @@ public final class ExactStore implements StateStore {
         }
         long[] tmp = new long[w];
         for (int local = 0; local < sh.count; local++) {
-            long[] chunk = sh.chunks[local >>> CHUNK_BITS];
-            System.arraycopy(chunk, (local & (CHUNK - 1)) * w, tmp, 0, w);
+            long[] chunk = sh.chunks[local >>> chunkBits];
+            System.arraycopy(chunk, (local & (chunkStates - 1)) * w, tmp, 0, w);
             long h = Hashing.hash(tmp, 0, w);
             insert(t, h, (local + 1) | (tag(h, bits) << bits));
         }
@@ -235,30 +253,30 @@ public final class ExactStore implements StateStore {
     }
 
     private boolean store(Shard sh, int local, long[] s) {
-        if ((local >>> CHUNK_BITS) >= sh.chunks.length) {
+        if ((local >>> chunkBits) >= sh.chunks.length) {
             return false;
         }
-        long[] chunk = sh.chunks[local >>> CHUNK_BITS];
+        long[] chunk = sh.chunks[local >>> chunkBits];
         if (chunk == null) {
-            long bytes = (long) CHUNK * w * 8;
+            long bytes = (long) chunkStates * w * 8;
             if (!budget.reserve(bytes)) {
                 return false;
             }
             try {
-                chunk = new long[CHUNK * w];
+                chunk = new long[chunkStates * w];
             } catch (OutOfMemoryError e) {
                 budget.release(bytes);
                 return false;
             }
-            sh.chunks[local >>> CHUNK_BITS] = chunk;
+            sh.chunks[local >>> chunkBits] = chunk;
         }
-        System.arraycopy(s, 0, chunk, (local & (CHUNK - 1)) * w, w);
+        System.arraycopy(s, 0, chunk, (local & (chunkStates - 1)) * w, w);
         return true;
     }
 
     private boolean equalsAt(Shard sh, int local, long[] s) {
-        long[] chunk = sh.chunks[local >>> CHUNK_BITS];
-        int off = (local & (CHUNK - 1)) * w;
+        long[] chunk = sh.chunks[local >>> chunkBits];
+        int off = (local & (chunkStates - 1)) * w;
         for (int k = 0; k < w; k++) {
             if (chunk[off + k] != s[k]) {
                 return false;
@@ -271,7 +289,7 @@ public final class ExactStore implements StateStore {
     public void load(long id, long[] out) {
         Shard sh = shards[Shards.shardOf(id)];
         int local = (int) Shards.localOf(id);
-        System.arraycopy(sh.chunks[local >>> CHUNK_BITS], (local & (CHUNK - 1)) * w, out, 0, w);
+        System.arraycopy(sh.chunks[local >>> chunkBits], (local & (chunkStates - 1)) * w, out, 0, w);
     }
 
     /** The id of {@code s} (hash {@code h}), or -1 if absent. Not for use during concurrent adds. */

@@ -231,6 +231,22 @@ class ExactStoreTest {
     }
 
     @Test
+    void wideStatesTakeTheBudgetInSmallChunksNotFourThousandAtATime() {
+        /* 32,000-byte states: 4,096 of them would be 131 MB, more than the whole budget, for a shard's first state */
+        int width = 4000;
+        MemoryBudget b = new MemoryBudget(32L << 20);
+        ExactStore s = new ExactStore(width, Options.DEFAULT_MAX_STATES, b, false);
+        Random rnd = new Random(5);
+        for (int i = 0; i < 500; i++) {
+            long[] st = new long[width];
+            st[0] = i;
+            st[width - 1] = rnd.nextLong();
+            assertThat(s.add(st, Hashing.hash(st, 0, width))).as("state %d", i).isNotNegative();
+        }
+        assertThat(b.used()).as("64 shards' chunks of 8 states, 256 KiB each, and their tables").isLessThan(24L << 20);
+    }
+
+    @Test
     void findOfAnAbsentStateIsMinusOne() {
         ExactStore s = new ExactStore(1, Options.DEFAULT_MAX_STATES, new MemoryBudget(1L << 30), false);
         for (long i = 0; i < 1000; i++) {

@@ -7,8 +7,8 @@ import java.util.Set;
 
 import kcheck.model.FieldSink;
 import kcheck.model.Kernel;
+import kcheck.model.ModelInputException;
 import kcheck.model.Model;
-import kcheck.model.ModelLimitException;
 import kcheck.model.Params;
 import kcheck.model.Property;
 import kcheck.model.StateSink;
@@ -124,13 +124,16 @@ public final class CpudlModel implements Model {
         this.hotplugBase = clearOffBase + (hotplug ? n : 0);
         this.findBase = hotplugBase + (hotplug ? 4 * n : 0);
         this.codeCount = findCpu ? n + 2 : 1L << Math.min(n + 1, 62);
-        if (findSteps) {
-            long tasks = (long) dn * affCount * densities.length * taskCpus;
-            if (!findCpu && n > 62 || tasks > (Integer.MAX_VALUE - findBase) / codeCount) {
-                throw new ModelLimitException("cpudl numbers a cpudl_find step by its task and its answer (" + (findCpu ? "a CPU"
-                        : "the return value and later_mask, 2^(cpus+1) answers") + "): at " + n + " CPUs with " + tasks
-                        + " tasks that needs more than 2^31 step numbers; use fewer CPUs or leave find-sound and find-capacity out");
+        if (findSteps && !findStepsFit(n, dn, findCpu, asymDims, hotplug)) {
+            int max = 1;
+            while (max < CpudlFactory.MAX_CPUS && findStepsFit(max + 1, dn, findCpu, asymDims, hotplug)) {
+                max++;
             }
+            throw new ModelInputException("cpudl: with find-sound or find-capacity, a cpudl_find step is numbered by its task and its "
+                    + "answer (" + (findCpu ? "a CPU" : "the return value and later_mask, 2^(cpus+1) answers") + ") within 2^31 step "
+                    + "numbers: variant " + variant + " with keys=" + params.get("keys") + " capacity=" + capacityMode + " hotplug="
+                    + (hotplug ? "on" : "off") + " fits at most " + max + " CPUs, got " + n + "; use " + max + " or fewer, or "
+                    + "leave find-sound and find-capacity out");
         }
 
         this.setCite = cite(impl, "set", "cpudl_set", Cpudl.class, int.class, long.class);
@@ -155,6 +158,22 @@ public final class CpudlModel implements Model {
         this.decoder = new CpudlDecoder(this);
         this.properties = new CpudlProperties(this);
         this.steps = new CpudlSteps(this);
+    }
+
+    /**
+     * True if the cpudl_find steps on {@code n} CPUs can be numbered: every task (deadline x
+     * affinity x density x task_cpu) times every answer, after the other steps, within an int.
+     * Mirrors the step numbering of the constructor and {@link CpudlSteps}.
+     */
+    static boolean findStepsFit(int n, int dn, boolean findCpu, boolean asym, boolean hotplug) {
+        if (!findCpu && n > 62) {
+            return false;
+        }
+        long affinities = 1 + (n >= 2 ? n : 0) + (n >= 3 ? n : 0);
+        long tasks = dn * affinities * (asym ? CpudlCapacity.DENSITIES.length * (long) n : 1);
+        long findBase = (long) n * dn + n + (hotplug ? 5L * n : 0);
+        long codes = findCpu ? n + 2 : 1L << Math.min(n + 1, 62);
+        return tasks <= (Integer.MAX_VALUE - findBase) / codes;
     }
 
     private CpudlModel(CpudlModel m) {

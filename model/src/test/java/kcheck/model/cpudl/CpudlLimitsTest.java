@@ -125,7 +125,8 @@ class CpudlLimitsTest {
     @Test
     void aMaskFindOnTooManyCpusCannotBeNumbered() {
         assertThatThrownBy(() -> F.create("v6.12", F.params(Map.of("cpus", "40")), Set.of("find-sound")))
-                .isInstanceOf(ModelLimitException.class).hasMessageContaining("needs more than 2^31 step numbers");
+                .isInstanceOf(kcheck.model.ModelInputException.class).hasMessageContaining("within 2^31 step numbers")
+                .hasMessageContaining("fits at most");
         assertThat(F.create("v6.12", F.params(Map.of("cpus", "40")), Set.of("heap-order"))).isNotNull();
     }
 

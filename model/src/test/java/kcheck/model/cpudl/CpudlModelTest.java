@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import kcheck.model.ModelLimitException;
+import kcheck.model.ModelInputException;
 
 /** What the cpudl model offers and says about itself: affinities, find steps, limits, identity and decoding. */
 class CpudlModelTest {
@@ -51,10 +51,14 @@ class CpudlModelTest {
     }
 
     @Test
-    void aMaskVariantWithFindStepsIsRefusedWhereItsStepNumbersDoNotFit() {
-        assertThatThrownBy(() -> model("v6.12", Map.of("cpus", "24"), "find-sound")).isInstanceOf(ModelLimitException.class)
-                .hasMessageContaining("2^31 step numbers");
-        assertThatThrownBy(() -> model("v6.12", Map.of("cpus", "63"), "find-sound")).isInstanceOf(ModelLimitException.class);
+    void aMaskVariantWithFindStepsIsRefusedWhereItsStepNumbersDoNotFitNamingTheMaximum() {
+        assertThatThrownBy(() -> model("v6.12", Map.of("cpus", "24"), "find-sound")).isInstanceOf(ModelInputException.class)
+                .hasMessage("cpudl: with find-sound or find-capacity, a cpudl_find step is numbered by its task and its answer (the "
+                        + "return value and later_mask, 2^(cpus+1) answers) within 2^31 step numbers: variant v6.12 with keys=edge "
+                        + "capacity=sym hotplug=off fits at most 21 CPUs, got 24; use 21 or fewer, or leave find-sound and "
+                        + "find-capacity out");
+        assertThat(model("v6.12", Map.of("cpus", "21"), "find-sound").n).as("the maximum it names fits").isEqualTo(21);
+        assertThatThrownBy(() -> model("v6.12", Map.of("cpus", "63"), "find-sound")).isInstanceOf(ModelInputException.class);
         assertThat(model("v6.12", Map.of("cpus", "63"), "heap-order").n).as("no find steps, no limit").isEqualTo(63);
     }
 
@@ -63,14 +67,22 @@ class CpudlModelTest {
         // 10 deadlines x 37 affinities x 2^19 answers fit in 2^31 step numbers; x 2 densities x 18 task CPUs do not
         assertThat(model("v6.12", Map.of("cpus", "18"), "find-sound").n).isEqualTo(18);
         assertThatThrownBy(() -> model("v6.12", Map.of("cpus", "18", "capacity", "big-little"), "find-sound"))
-                .isInstanceOf(ModelLimitException.class).hasMessageContaining("2^31 step numbers");
+                .isInstanceOf(ModelInputException.class).hasMessageContaining("2^31 step numbers").hasMessageContaining("at most 16 CPUs");
+        assertThat(model("v6.12", Map.of("cpus", "16", "capacity", "big-little"), "find-sound").n).as("the maximum it names fits")
+                .isEqualTo(16);
     }
 
     @ParameterizedTest(name = "{0} CPUs")
     @ValueSource(ints = {52, 58, 60, 61, 62})
     void stepNumbersThatOverflowALongAreRefusedToo(int cpus) {
         assertThatThrownBy(() -> model("v6.12", Map.of("cpus", Integer.toString(cpus)), "find-sound"))
-                .isInstanceOf(ModelLimitException.class).hasMessageContaining("2^31 step numbers");
+                .isInstanceOf(ModelInputException.class).hasMessageContaining("2^31 step numbers");
+    }
+
+    @Test
+    void aCpuFindOnThousandsOfCpusWithEveryCapacityIsRefusedNamingTheMaximum() {
+        assertThatThrownBy(() -> model("after", Map.of("cpus", "4096", "capacity", "any"), "find-sound"))
+                .isInstanceOf(ModelInputException.class).hasMessageContaining("(a CPU)").hasMessageContaining("got 4096");
     }
 
     @Test
