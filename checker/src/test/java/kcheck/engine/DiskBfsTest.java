@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -236,6 +237,7 @@ class DiskBfsTest {
     }
 
     @Test
+    @Tag("long")
     void aGradedModelsLevelsAreCountedWithOneLevelInRamAndNoRunsOnDisk() {
         RunResult exact = Engine.check(new Counters(4, 32).deadlockFree(), Options.defaults().withWorkers(1));
         for (Options o : List.of(roomForALevel(), roomForALevel().withWorkers(2))) {
@@ -277,6 +279,7 @@ class DiskBfsTest {
     }
 
     @Test
+    @Tag("long")
     void aGradedSearchEstimatesTheOmissionPerLevelSinceAStateIsComparedOnlyWithItsLevel() {
         double perLevel = omissionPerLevel();
         RunResult graded = Engine.check(graded(new Counters(4, 32).deadlockFree()), roomForALevel().withWorkers(2));
@@ -320,6 +323,7 @@ class DiskBfsTest {
     }
 
     @Test
+    @Tag("long")
     void aCheckpointWrittenWithoutTheGradingResumesRelyingOnIt(@TempDir Path dir) throws Exception {
         Counters model = graded(new Counters(4, 32).sumIsNever(100).deadlockFree());
         RunResult whole = Engine.check(model, Options.defaults().withWorkers(1));

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,11 +50,26 @@ class VariantNewCopiesTest {
                 .containsExactlyInAnyOrder("rq-lock", "cpudl", "lb-redo", "rwsem-owner");
     }
 
+    /** The variants of the default build: each model's before and after (the others: {@link #everyOtherVariantsCopyCompilesAndKeepsItsSourcesVerdicts}). */
+    private static final Set<String> FIRST = Set.of("before", "after");
+
     @TestFactory
-    Stream<DynamicNode> everyModelsCopiesCompileAndKeepTheirSourcesVerdicts() {
+    Stream<DynamicNode> eachModelsBeforeAndAfterCopiesCompileAndKeepTheirSourcesVerdicts() {
+        return copies(true);
+    }
+
+    /** Every other variant (about 15 s): in .ci/run's long tests, {@code -Dkcheck.long=true}. */
+    @TestFactory
+    @Tag("long")
+    Stream<DynamicNode> everyOtherVariantsCopyCompilesAndKeepsItsSourcesVerdicts() {
+        return copies(false);
+    }
+
+    private static Stream<DynamicNode> copies(boolean first) {
         Baseline baseline = Baseline.read(BASELINE);
         return Models.all().stream().filter(f -> f.variantContract() != null).map(f -> DynamicContainer.dynamicContainer(f.name(),
-                f.variants().stream().map(v -> DynamicTest.dynamicTest(v.name(), () -> copyKeepsVerdicts(f, v, baseline)))));
+                f.variants().stream().filter(v -> FIRST.contains(v.name()) == first)
+                        .map(v -> DynamicTest.dynamicTest(v.name(), () -> copyKeepsVerdicts(f, v, baseline)))));
     }
 
     private static void copyKeepsVerdicts(ModelFactory f, VariantInfo v, Baseline baseline) throws IOException {
