@@ -126,7 +126,13 @@ abstract class Expander implements StepSink {
         if (graded >= 0 && !ranked(cur, depth)) {
             return;
         }
-        model.successors(cur, this);
+        try {
+            model.successors(cur, this);
+        } catch (StepSink.Stop e) {
+            if (!overflow) {
+                return; /* the deadline passed while this state's successors were enumerated: the search is stopped already */
+            }
+        }
         if (overflow) {
             double mib = 8.0 * n * w / (1 << 20);
             search.limit(String.format(java.util.Locale.ROOT, "memory budget: one state has over %,d successors of %,d bytes (%s)", n,
@@ -214,15 +220,18 @@ abstract class Expander implements StepSink {
         return false;
     }
 
+    /** Successors enumerated between two polls of the deadline within one state (a state can have tens of thousands). */
+    private static final int POLL_STEPS = 256;
+
     @Override
     public final void step(int actor, int action, long[] next) {
-        if (overflow) {
-            return;
-        }
         int k = n;
         if (k >= hashes.length && !grow()) {
             overflow = true;
-            return;
+            throw StepSink.Stop.INSTANCE;
+        }
+        if (k % POLL_STEPS == POLL_STEPS - 1 && search.timeUp()) {
+            throw StepSink.Stop.INSTANCE;
         }
         n++;
         if (search.checks.steps.length > 0) {

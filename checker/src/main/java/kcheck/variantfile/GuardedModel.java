@@ -82,6 +82,8 @@ final class GuardedModel implements Model {
         s.enter(file);
         try {
             delegate.successors(state, out);
+        } catch (StepSink.Stop e) {
+            throw e;
         } catch (RuntimeException | StackOverflowError | LinkageError e) {
             throw StepFailure.of(this, StepFailure.Op.SUCCESSORS, state, e);
         } finally {

@@ -147,4 +147,23 @@ class StopAfterTheSearchTest {
         assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
         assertThat(p.trace().length()).as("the walk as found, self-loops and all").isGreaterThan(k);
     }
+
+    @Test
+    void theTimeLimitPassingWhileOneStatesSuccessorsAreEnumeratedEndsTheSearchWithoutWaitingForTheRest() {
+        /* a star: the initial state has FAN successors (as cpudl's cpudl_find steps at --cpus 1024, each
+           taking milliseconds): the deadline is polled within one state's enumeration, not only between states */
+        int fan = 50_000;
+        List<int[]> e = new ArrayList<>();
+        for (int i = 1; i <= fan; i++) {
+            e.add(new int[] {0, i, 0});
+        }
+        HandGraph star = new HandGraph(HandGraph.plain(fan + 1), e.toArray(new int[0][]), null, false);
+        long[] polls = {0};
+        /* one millisecond per poll of the clock: 20 ms pass after a few polls */
+        Deadline soon = new Deadline(Duration.ofMillis(20), () -> null, () -> TimeUnit.MILLISECONDS.toNanos(++polls[0]));
+        RunResult r = Engine.check(star, Options.defaults().withWorkers(1), soon);
+        assertThat(r.stats().complete()).isFalse();
+        assertThat(r.properties()).allSatisfy(p -> assertThat(p.verdict()).isNotEqualTo(Verdict.HOLDS));
+        assertThat(r.stats().states()).as("states stored before the search stopped").isLessThan(fan / 10);
+    }
 }
