@@ -148,7 +148,8 @@ final class Report {
                 vw = Math.max(vw, m.format(m.max()[c]).length());
             }
             for (int c = 0; c < m.max().length; c++) {
-                String wit = m.witnesses()[c] == null ? "" : "   witness: " + m.witnesses()[c].length() + " steps";
+                String wit = m.witnesses()[c] != null ? "   witness: " + m.witnesses()[c].length() + " steps"
+                        : m.max()[c] != Long.MIN_VALUE && p.verdict() != Verdict.HOLDS ? "   witness: not rebuilt (the run had reached its limit)" : "";
                 out.printf(Locale.ROOT, "  %-" + cw + "s %" + vw + "s%s%n", m.components().get(c), m.format(m.max()[c]), wit);
             }
         }

@@ -23,8 +23,17 @@ abstract class Expander implements StepSink {
     long transitions;
     long expanded;
 
-    /* the batch: successors of the current state */
-    private long[] batch;
+    /*
+     * the batch: successors of the current state, in chunks of 2^shift slots (chunk 0 starts at 16
+     * slots and doubles up to that); a state of tens of thousands of wide successors never copies
+     * gigabytes, and first touching fresh memory (seconds per gigabyte on some machines) is
+     * interleaved with polls of the deadline
+     */
+    private long[][] chunks;
+    private final int shift;
+    private final int mask;
+    /** Slots the chunks hold. */
+    private int room;
     private long[] hashes;
     private int[] actorOf;
     /** Per successor: it is the state being expanded (a self-loop), so it is stored already and is neither hashed nor looked up. */
@@ -76,7 +85,10 @@ abstract class Expander implements StepSink {
         this.cur = new long[w];
         this.one = new long[w];
         this.reduce = search.options.reductions();
-        this.batch = new long[16 * w];
+        this.shift = Math.max(4, 31 - Integer.numberOfLeadingZeros(Math.max(1, CHUNK_WORDS / w)));
+        this.mask = (1 << shift) - 1;
+        this.chunks = new long[][] {new long[16 * w]};
+        this.room = 16;
         this.hashes = new long[16];
         this.actorOf = new int[16];
         this.loop = new boolean[16];
@@ -85,6 +97,7 @@ abstract class Expander implements StepSink {
         this.actors = model.actors().size();
         this.future = new long[actors];
         this.footprint = new long[actors];
+        this.pollSteps = Math.max(1, 1024 / w);
     }
 
     /**
@@ -175,6 +188,9 @@ abstract class Expander implements StepSink {
         Checks checks = search.checks;
         boolean present = false;
         for (int k = 0; k < n; k++) {
+            if (k % pollSteps == pollSteps - 1 && search.timeUp()) {
+                return present; /* storing thousands of wide successors, each checked, takes seconds: the search is stopped */
+            }
             if (only >= 0 && (actorOf[k] == only) != in) {
                 continue;
             }
@@ -182,7 +198,7 @@ abstract class Expander implements StepSink {
                 present = true;
                 continue;
             }
-            System.arraycopy(batch, k * w, one, 0, w);
+            System.arraycopy(chunks[k >>> shift], (k & mask) * w, one, 0, w);
             if (router != null && router.remote(hashes[k], one, id, k)) {
                 present |= unsure;
                 continue;
@@ -220,17 +236,23 @@ abstract class Expander implements StepSink {
         return false;
     }
 
-    /** Successors enumerated between two polls of the deadline within one state (a state can have tens of thousands). */
-    private static final int POLL_STEPS = 256;
+    /**
+     * Successors enumerated between two polls of the deadline within one state, less the wider the
+     * state: a state can have tens of thousands of successors, each costing up to a second where the
+     * state is thousands of words wide (cpudl at --cpus 4096: every cpudl_find step scans every CPU,
+     * and so does its step property); a narrow state (rq-lock: one to four words) has far fewer
+     * successors than this, so its expansion never polls and costs nothing more.
+     */
+    private final int pollSteps;
 
     @Override
     public final void step(int actor, int action, long[] next) {
         int k = n;
-        if (k >= hashes.length && !grow()) {
-            overflow = true;
+        if (k % pollSteps == pollSteps - 1 && search.timeUp()) {
             throw StepSink.Stop.INSTANCE;
         }
-        if (k % POLL_STEPS == POLL_STEPS - 1 && search.timeUp()) {
+        if (k >= room && !grow()) {
+            overflow = true;
             throw StepSink.Stop.INSTANCE;
         }
         n++;
@@ -238,7 +260,8 @@ abstract class Expander implements StepSink {
             search.checks.onStep(curId, k, cur, actor, action, next, depth + 1);
         }
         actorOf[k] = actor;
-        int off = k * w;
+        long[] batch = chunks[k >>> shift];
+        int off = (k & mask) * w;
         System.arraycopy(next, 0, batch, off, w);
         if (reduce) {
             System.arraycopy(next, 0, one, 0, w);
@@ -255,26 +278,48 @@ abstract class Expander implements StepSink {
         }
     }
 
+    /** Words of one full chunk of the batch (8 MB). */
+    private static final int CHUNK_WORDS = 1 << 20;
+
     /**
-     * Doubles the batch, reserving what it adds from the search's memory budget (a state of many
-     * wide successors can need gigabytes); false if the budget or the largest array refuses.
+     * Makes room for one more successor: doubles chunk 0 while it is smaller than a chunk, else adds
+     * a chunk; the per-successor arrays double when the chunks outgrow them. What it adds is
+     * reserved from the search's memory budget (a state of many wide successors can need
+     * gigabytes); false if the budget or the largest array refuses, or the deadline has passed.
      */
     private boolean grow() {
-        int slots = hashes.length * 2;
-        long words = (long) slots * w;
-        long bytes = (words - batch.length) * Long.BYTES + (long) (slots - hashes.length) * (Long.BYTES + Integer.BYTES + 1);
-        if (words > Integer.MAX_VALUE - 8 || !search.budget.reserve(bytes)) {
+        if (search.timeUp()) {
+            throw StepSink.Stop.INSTANCE;
+        }
+        int slots = room < mask + 1 ? room * 2 : room + mask + 1;
+        if (slots < 0) {
+            return false;
+        }
+        int side = hashes.length;
+        while (side < slots) {
+            side *= 2;
+        }
+        long bytes = (long) (slots - room) * w * Long.BYTES + (long) (side - hashes.length) * (Long.BYTES + Integer.BYTES + 1);
+        if (!search.budget.reserve(bytes)) {
             return false;
         }
         try {
-            batch = java.util.Arrays.copyOf(batch, (int) words);
+            if (room < mask + 1) {
+                chunks[0] = java.util.Arrays.copyOf(chunks[0], slots * w);
+            } else {
+                chunks = java.util.Arrays.copyOf(chunks, chunks.length + 1);
+                chunks[chunks.length - 1] = new long[(mask + 1) * w];
+            }
+            if (side > hashes.length) {
+                hashes = java.util.Arrays.copyOf(hashes, side);
+                actorOf = java.util.Arrays.copyOf(actorOf, side);
+                loop = java.util.Arrays.copyOf(loop, side);
+            }
         } catch (OutOfMemoryError e) {
             search.budget.release(bytes);
             return false;
         }
-        hashes = java.util.Arrays.copyOf(hashes, slots);
-        actorOf = java.util.Arrays.copyOf(actorOf, slots);
-        loop = java.util.Arrays.copyOf(loop, slots);
+        room = slots;
         return true;
     }
 

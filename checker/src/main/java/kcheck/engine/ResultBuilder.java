@@ -85,9 +85,15 @@ final class ResultBuilder {
         List<String> names = new ArrayList<>();
         RawTrace[] witnesses = new RawTrace[n];
         long[] max = c.max[i].clone();
+        /*
+         * a witness of a maximum is a convenience, not a verdict's evidence: once the run's deadline
+         * has passed it is not rebuilt (at thousands of CPUs each step of it enumerates tens of
+         * thousands of wide successors, seconds past the limit the user gave)
+         */
+        boolean rebuild = complete || !s.deadline.passed();
         for (int k = 0; k < n; k++) {
             names.add(m.componentName(k));
-            if (max[k] != Long.MIN_VALUE) {
+            if (max[k] != Long.MIN_VALUE && rebuild) {
                 TraceRebuilder.Path path = traces.path(c.witness[i][k], List.of(), null);
                 witnesses[k] = path.toTrace(-1, path.actors.size(),
                         m.id() + " of " + m.componentName(k) + " reaches " + max[k]);

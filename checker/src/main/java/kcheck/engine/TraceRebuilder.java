@@ -6,6 +6,7 @@ import java.util.List;
 
 import kcheck.engine.store.TraceLinks;
 import kcheck.model.Model;
+import kcheck.model.StepSink;
 
 /**
  * Turns trace links back into a path of concrete states (TLC-style: re-execute, do not store).
@@ -99,11 +100,16 @@ final class TraceRebuilder {
     Step successor(long[] s, int ordinal) {
         Step[] found = new Step[1];
         int[] k = {0};
-        model.successors(s, (actor, action, next) -> {
-            if (k[0]++ == ordinal) {
-                found[0] = new Step(actor, action, next.clone());
-            }
-        });
+        try {
+            model.successors(s, (actor, action, next) -> {
+                if (k[0]++ == ordinal) {
+                    found[0] = new Step(actor, action, next.clone());
+                    throw StepSink.Stop.INSTANCE; /* the rest are not needed */
+                }
+            });
+        } catch (StepSink.Stop stop) {
+            /* found */
+        }
         if (found[0] == null) {
             throw new IllegalStateException("trace link names successor " + ordinal + " of a state with " + k[0]);
         }

@@ -28,10 +28,16 @@ class ExpanderTest {
     /** State 0 has {@code fan} successors 1..fan; each of those is final. */
     private static final class Fan implements Model {
         final int fan;
+        final int width;
         final List<Property> props;
 
         Fan(int fan, Property... props) {
+            this(fan, 3, props);
+        }
+
+        Fan(int fan, int width, Property... props) {
             this.fan = fan;
+            this.width = width;
             this.props = List.of(props);
         }
 
@@ -52,19 +58,23 @@ class ExpanderTest {
 
         @Override
         public int width() {
-            return 3;
+            return width;
         }
 
         @Override
         public void initial(StateSink out) {
-            out.state(new long[] {0, 0, 0});
+            out.state(new long[width]);
         }
 
         @Override
         public void successors(long[] s, StepSink out) {
             if (s[0] == 0) {
                 for (int i = 1; i <= fan; i++) {
-                    out.step(i % 7, i, new long[] {i, -i, i * 31L});
+                    long[] next = new long[width];
+                    next[0] = i;
+                    next[1] = -i;
+                    next[width - 1] = i * 31L;
+                    out.step(i % 7, i, next);
                 }
             }
         }
@@ -155,5 +165,25 @@ class ExpanderTest {
         assertThat(p.verdict()).isEqualTo(Verdict.VIOLATED);
         assertThat(p.trace().length()).isEqualTo(1);
         assertThat(p.trace().states().get(1)[0]).isEqualTo(17);
+    }
+
+    @Test
+    void successorsOfThousandsOfWordsEachFillSeveralChunksOfTheBatchAndAreStoredIntact() {
+        /* 20,000 words a state: a chunk of the batch holds 32 of them, so 300 successors take ten chunks */
+        int fan = 300;
+        int width = 20_000;
+        Invariant notLast = new Invariant("not-last", "the last successor is never reached") {
+            @Override
+            public boolean holds(long[] s) {
+                return s[0] != fan;
+            }
+        };
+        RunResult r = Engine.check(new Fan(fan, width, notLast, Deadlock.standard()), Options.defaults().withWorkers(1));
+        assertThat(r.stats().states()).isEqualTo(fan + 1);
+        assertThat(r.stats().transitions()).isEqualTo(fan);
+        long[] last = r.property("not-last").trace().states().get(1);
+        assertThat(last[0]).isEqualTo(fan);
+        assertThat(last[1]).isEqualTo(-fan);
+        assertThat(last[width - 1]).isEqualTo(fan * 31L);
     }
 }

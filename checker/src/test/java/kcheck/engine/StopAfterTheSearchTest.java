@@ -166,4 +166,29 @@ class StopAfterTheSearchTest {
         assertThat(r.properties()).allSatisfy(p -> assertThat(p.verdict()).isNotEqualTo(Verdict.HOLDS));
         assertThat(r.stats().states()).as("states stored before the search stopped").isLessThan(fan / 10);
     }
+
+    @Test
+    void aMetricsWitnessIsNotRebuiltOnceTheDeadlineHasPassedButItsMaximumIsReported() {
+        int fan = 50_000;
+        List<int[]> e = new ArrayList<>();
+        for (int i = 1; i <= fan; i++) {
+            e.add(new int[] {0, i, 0});
+        }
+        HandGraph star = new HandGraph(HandGraph.plain(fan + 1), e.toArray(new int[0][]), null, false)
+                .with(new kcheck.model.Metric("value", "the node's value") {
+                    @Override
+                    public long value(long[] s, int c) {
+                        return s[0];
+                    }
+                });
+        long[] polls = {0};
+        Deadline soon = new Deadline(Duration.ofMillis(20), () -> null, () -> TimeUnit.MILLISECONDS.toNanos(++polls[0]));
+        PropertyResult p = Engine.check(star, Options.defaults().withWorkers(1), soon).property("value");
+        assertThat(p.verdict()).isEqualTo(Verdict.INCOMPLETE);
+        assertThat(p.metric().max()[0]).as("the maximum so far").isPositive();
+        assertThat(p.metric().witnesses()[0]).as("the witness, once the deadline has passed").isNull();
+
+        PropertyResult unlimited = Engine.check(star, Options.defaults().withWorkers(1)).property("value");
+        assertThat(unlimited.metric().witnesses()[0]).as("the witness of a run within its limit").isNotNull();
+    }
 }
