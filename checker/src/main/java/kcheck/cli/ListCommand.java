@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import kcheck.model.EnvironmentInput;
 import kcheck.model.ModelFactory;
 import kcheck.model.Models;
 import kcheck.model.ParamSpec;
@@ -49,6 +50,11 @@ final class ListCommand implements Callable<Integer> {
                 }
                 ArrayNode lim = o.putArray("limits");
                 f.limits().forEach(lim::add);
+                ArrayNode env = o.putArray("environment");
+                for (EnvironmentInput e : f.environment()) {
+                    env.addObject().put("input", e.input()).put("callSites", e.callSites()).put("treatment", e.treatment().label())
+                            .put("how", e.how());
+                }
             }
             ObjectNode doc = Json.document("list", "OK", ExitCodes.OK);
             doc.set("models", arr);
@@ -70,6 +76,14 @@ final class ListCommand implements Callable<Integer> {
             for (PropertyInfo p : f.properties()) {
                 System.out.printf("    %-26s %-9s %s%s%n", p.id(), p.kind().name().toLowerCase(java.util.Locale.ROOT),
                         p.optIn() ? "[opt-in: checked only when named] " : "", p.description());
+            }
+            if (!f.environment().isEmpty()) {
+                System.out.println("  environment (every input the ported code takes from outside the mechanism: a choice of the model,"
+                        + " a parameter, or an assumption):");
+                for (EnvironmentInput e : f.environment()) {
+                    System.out.printf("    %-10s %s%n               at %s%n               %s%n", e.treatment().label(), e.input(),
+                            e.callSites(), e.how());
+                }
             }
             if (!f.limits().isEmpty()) {
                 System.out.println("  limits (what the model assumes of a variant; a variant file that breaks one gets exit 2 naming its line):");

@@ -127,6 +127,27 @@ class CliTest {
     }
 
     @Test
+    void listPrintsEveryModelsEnvironmentContractWithItsCallSites() throws Exception {
+        Cli c = Cli.run("list");
+        JsonNode models = new ObjectMapper().readTree(Cli.run("list", "--json").out).get("models");
+        for (kcheck.model.ModelFactory f : kcheck.model.Models.all()) {
+            assertThat(f.environment()).as("the environment contract of " + f.name()).isNotEmpty();
+            JsonNode env = null;
+            for (JsonNode m : models) {
+                if (m.get("name").asText().equals(f.name())) {
+                    env = m.get("environment");
+                }
+            }
+            assertThat(env).as(f.name() + " in kcheck list --json").isNotNull();
+            assertThat(env.size()).isEqualTo(f.environment().size());
+            for (kcheck.model.EnvironmentInput e : f.environment()) {
+                assertThat(c.out).as("kcheck list prints %s of %s", e.input(), f.name()).contains(e.input()).contains(e.callSites())
+                        .contains(e.how());
+            }
+        }
+    }
+
+    @Test
     void randomWalkPrintsItsSeedAndRepeatsWithIt() {
         Cli c = Cli.run("check", "rq-lock", "--variant", "before", "--cpus", "3", "--property", "fifo-entry",
                 "--strategy", "random", "--seed", "99", "--quiet");

@@ -42,6 +42,16 @@ public interface ModelFactory {
     }
 
     /**
+     * The environment contract: every input the ported kernel code takes from outside the
+     * mechanism, at each call site, and how the model covers it (a choice, a parameter, or an
+     * assumption with its reason). Printed by {@code kcheck list}; docs/models/NAME.md carries the
+     * same table with the audit behind it.
+     */
+    default List<EnvironmentInput> environment() {
+        return List.of();
+    }
+
+    /**
      * The variant whose code fixes what {@code variant} gets wrong: a counterexample of
      * {@code variant} must be refused there (the regression corpus checks it). {@code after} unless
      * a model says otherwise (e.g. a real bug of a later kernel, fixed by that kernel's port).
