@@ -119,9 +119,7 @@ public abstract class FairLoadBalance implements LoadBalance {
     @Kernel(function = "attach_task", file = "kernel/sched/fair.c", version = "v5.11")
     protected void attachTask(Rq rq, int p, Sched s) {
         s.lockdepAssertHeld(rq);
-        if (s.taskCpu(p) != rq.cpu) {
-            throw new IllegalStateException("BUG_ON(task_rq(p) != rq)");
-        }
+        s.warnOnOnce(s.taskCpu(p) != rq.cpu, LbCheck.WARN_ATTACH_TASK_RQ);   /* BUG_ON(task_rq(p) != rq); */
         s.activateTask(rq, p);
         /* check_preempt_curr(rq, p, 0); */
     }

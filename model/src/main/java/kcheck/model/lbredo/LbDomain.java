@@ -37,6 +37,11 @@ public final class LbDomain {
     public static final String FLAT = "flat";
     public static final String SMT = "smt";
     public static final String CLUSTER = "cluster";
+    /**
+     * NUMA-style overlapping groups ({@code SD_OVERLAP}): one domain whose local group's span also
+     * holds the first CPU of the next group, while its {@code group_balance_mask} is its own CPUs only.
+     */
+    public static final String OVERLAP = "overlap";
 
     /** Masks: every CPU, or the task's own CPU only. */
     public static final String MASKS_OWN = "own";
@@ -117,7 +122,7 @@ public final class LbDomain {
         this.candidates = new int[levels.length][];
         for (int l = 0; l < levels.length; l++) {
             Sched.SchedDomain sd = levels[l];
-            localSpans[l] = sd.groupSpan()[sd.groupOf()[DST_CPU]];
+            localSpans[l] = members(sd, DST_CPU);
             long cand = sd.span() & this.active & ~localSpans[l];
             candidates[l] = bits(cand);
         }
@@ -156,6 +161,34 @@ public final class LbDomain {
         this.masks = masks;
         this.plain = levels.length == 1 && idle == LbEnv.CPU_NEWLY_IDLE && !masks.equals(MASKS_LOCAL) && !masks.equals(MASKS_ANY)
                 && nrMigrate == LbEnv.SYSCTL_SCHED_NR_MIGRATE && migrateBreak == LbEnv.SCHED_NR_MIGRATE_BREAK;
+    }
+
+    /** The CPUs of {@code cpu}'s group by membership ({@code groupOf}), which is its balance mask. */
+    static long members(Sched.SchedDomain sd, int cpu) {
+        int g = sd.groupOf()[cpu];
+        long m = 0;
+        for (int c = 0; c < sd.groupOf().length; c++) {
+            if (sd.groupOf()[c] == g) {
+                m |= 1L << c;
+            }
+        }
+        return m;
+    }
+
+    /** CPUs that a group's span holds although they are members of another group (overlapping groups). */
+    static long sharedCpus(Sched.SchedDomain sd) {
+        long shared = 0;
+        for (int c = 0; c < sd.groupOf().length; c++) {
+            if (sd.groupOf()[c] < 0) {
+                continue;
+            }
+            for (int g = 0; g < sd.groupSpan().length; g++) {
+                if (g != sd.groupOf()[c] && (sd.groupSpan()[g] & (1L << c)) != 0) {
+                    shared |= 1L << c;
+                }
+            }
+        }
+        return shared;
     }
 
     private static int[] bits(long mask) {
@@ -217,6 +250,19 @@ public final class LbDomain {
         long[] cores = new long[0];
         switch (spec.topology()) {
             case FLAT -> levels = new Sched.SchedDomain[] {Sched.SchedDomain.of("domain", all, top, false)};
+            case OVERLAP -> {
+                if (groups < 2 || Long.bitCount(all) < 3) {
+                    throw new ModelInputException(LbRedoFactory.NAME + ": topology=overlap needs at least 3 CPUs in 2 groups");
+                }
+                Sched.SchedDomain sd = Sched.SchedDomain.of("NUMA", all, top, false);
+                int shared = 0;
+                while (top[shared] != 1) {
+                    shared++;
+                }
+                long[] span = sd.groupSpan().clone();
+                span[0] |= 1L << shared;   /* sched_group_span(sd->groups) holds CPU shared; group_balance_mask does not */
+                levels = new Sched.SchedDomain[] {new Sched.SchedDomain("NUMA", all, sd.groupOf(), span, sd.groupBalanceMask(), false)};
+            }
             case SMT, CLUSTER -> {
                 boolean smt = spec.topology().equals(SMT);
                 long group0 = 0;
@@ -253,7 +299,7 @@ public final class LbDomain {
             }
             default -> throw new ModelInputException(LbRedoFactory.NAME + ": unknown topology '" + spec.topology() + "'");
         }
-        long local0 = levels[0].groupSpan()[levels[0].groupOf()[DST_CPU]];
+        long local0 = members(levels[0], DST_CPU);
         long[][][] patterns = new long[cpus][][];
         for (int c = 0; c < cpus; c++) {
             if ((local0 & (1L << c)) != 0) {
@@ -312,7 +358,7 @@ public final class LbDomain {
             case MASKS_LOCAL: {
                 /* the level where c can be busiest: the lowest whose span holds it outside the local group */
                 for (Sched.SchedDomain sd : levels) {
-                    long local = sd.groupSpan()[sd.groupOf()[DST_CPU]];
+                    long local = members(sd, DST_CPU);
                     if ((sd.span() & own) != 0 && (local & own) == 0) {
                         long others = local & ~(1L << DST_CPU);
                         if (others == 0) {
@@ -351,12 +397,15 @@ public final class LbDomain {
         long seen = local0;
         for (int l = 0; l < levels.length; l++) {
             Sched.SchedDomain sd = levels[l];
-            long local = sd.groupSpan()[sd.groupOf()[DST_CPU]];
-            long cls = sd.span() & ~local & ~seen;
+            long local = members(sd, DST_CPU);
+            long cls = sd.span() & ~local & ~seen & ~sharedCpus(sd);
             seen |= cls;
             boolean namedByMasks = spec.masks().equals(MASKS_LOCAL) && l + 1 < levels.length;
             if (!namedByMasks) {
                 out.add(bits(cls));
+            }
+            for (long m = sharedCpus(sd) & ~seen; m != 0; m &= m - 1) {
+                out.add(new int[] {Long.numberOfTrailingZeros(m)});     /* a CPU in two groups' spans: its own class */
             }
         }
         return out.toArray(int[][]::new);

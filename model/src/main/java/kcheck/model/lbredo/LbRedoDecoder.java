@@ -91,6 +91,16 @@ final class LbRedoDecoder {
         if ((action & LbRedoSteps.WALK_UP) != 0) {
             label += "; next domain: " + l.d.levels[1].name();
         }
+        LbCheck tripped = LbCheck.ofCode(LbRedoSteps.check(action));
+        if (tripped != null) {
+            label = switch (at) {
+                case ENTRY, REDO -> at == ENTRY ? "load_balance: find busiest" : "redo: find busiest";
+                case NR_RUNNING -> "busiest->nr_running (unlocked)";
+                case MORE_BALANCE -> "rq_lock(CPU " + (sub - 1) + "); detach_tasks; rq_unlock; attach_tasks";
+                case AFTER_DETACH -> "after detach_tasks";
+                default -> "?";
+            } + ": trips " + tripped.id;
+        }
         return new StepInfo(label, at < cites.length ? cites[at] : "");
     }
 

@@ -52,6 +52,16 @@ public final class LbRedoFactory implements ModelFactory {
             .property("spurious-redos", Kind.METRIC, "redos in one call whose pass examined no task of busiest")
             .property("stat-work", Kind.METRIC, "per-CPU statistics updates in one call: the CPUs of env->cpus summed over "
                     + "its statistics passes")
+            .property(LbCheck.WARN_BUSIEST_IS_DST.id, Kind.STEP, LbCheck.WARN_BUSIEST_IS_DST.description)
+            .property(LbCheck.WARN_ATTACH_TASK_RQ.id, Kind.STEP, LbCheck.WARN_ATTACH_TASK_RQ.description)
+            .property(LbCheck.WARN_RQ_HELD.id, Kind.STEP, LbCheck.WARN_RQ_HELD.description)
+            .property(LbCheck.WARN_RQ_LOCK_RECURSION.id, Kind.STEP, LbCheck.WARN_RQ_LOCK_RECURSION.description)
+            .property(LbCheck.TASK_GONE.id, Kind.STEP, LbCheck.TASK_GONE.description)
+            .property(LbCheck.NO_SELF_MIGRATION.id, Kind.STEP, LbCheck.NO_SELF_MIGRATION.description)
+            .property(LbCheck.DST_IN_BALANCE_MASK.id, Kind.STEP, LbCheck.DST_IN_BALANCE_MASK.description)
+            .property(LbCheck.DST_IN_CPUS.id, Kind.STEP, LbCheck.DST_IN_CPUS.description)
+            .property(LbCheck.SD_PARENT_NULL.id, Kind.STEP, LbCheck.SD_PARENT_NULL.description)
+            .property(LbCheck.CPUS_EXIST.id, Kind.STEP, LbCheck.CPUS_EXIST.description)
             .variant(VariantInfo.of("before", "v5.11: ALL_PINNED left set when busiest was emptied before rq_lock; redo"),
                     LoadBalanceV511::new)
             .variant(VariantInfo.of("rfc", "v5.11 + RFC v1 (2021-01-25): redo_max = 1 with ++redo_cnt < redo_max: never redoes"),
@@ -79,6 +89,15 @@ public final class LbRedoFactory implements ModelFactory {
                     "v6.9: the v6.12 port with b0defa7ae03e back in: detach_tasks ignores loop_max while every task "
                             + "seen was pinned and goes round the runqueue up to loop_break"),
                     LbRedoRealBugs.DetachAtLeastOne::new)
+            .variant(VariantInfo.realBug("7aff2e3a56b7",
+                    "sched/balancing: Prevent the reselection of a previous env.dst_cpu if some tasks are pinned", "v3.12",
+                    "the v6.12 port whose LBF_DST_PINNED retry clears the new dst_cpu from env->cpus instead of the old one "
+                            + "(needs masks=local and a periodic balance)"),
+                    LbRedoRealBugs.ReselectDst::new)
+            .variant(VariantInfo.realBug("52c3a18973d0", "sched/fair: Don't balance task to its current running CPU", "v6.5",
+                    "the v6.12 port with dst_grpmask = sched_group_span(sd->groups): with overlapping groups new_dst_cpu "
+                            + "can be busiest itself (needs topology=overlap and a periodic balance)"),
+                    LbRedoRealBugs.DstGrpmaskSpan::new)
             .variant(VariantInfo.mutant("mutant-keeps-busiest", "before, but the all-pinned branch keeps busiest in cpus"),
                     LbRedoMutants.KeepsBusiest::new)
             .variant(VariantInfo.mutant("mutant-no-loop-reset", "after, but env.loop is not reset before goto redo"),
@@ -90,7 +109,23 @@ public final class LbRedoFactory implements ModelFactory {
                     LbRedoMutants.AllPinnedClearsImbalance::new)
             .variant(VariantInfo.mutant("mutant-newidle-new-dst",
                     "after, but can_migrate_task computes new_dst_cpu for CPU_NEWLY_IDLE too"),
-                    LbRedoMutants.NewidleNewDst::new);
+                    LbRedoMutants.NewidleNewDst::new)
+            .variant(VariantInfo.mutant("mutant-detach-unlocked", "v6.12, but detach_tasks runs without rq_lock(busiest)"),
+                    LbRedoMutants.DetachUnlocked::new)
+            .variant(VariantInfo.mutant("mutant-lock-twice", "v6.12, but more_balance takes rq_lock(busiest) twice"),
+                    LbRedoMutants.LockTwice::new)
+            .variant(VariantInfo.mutant("mutant-busiest-is-dst", "v6.12, but sched_balance_find_src_rq answers dst_cpu"),
+                    LbRedoMutants.BusiestIsDst::new)
+            .variant(VariantInfo.mutant("mutant-attach-to-src", "v6.12, but attach_tasks attaches to the source runqueue"),
+                    LbRedoMutants.AttachToSrc::new)
+            .variant(VariantInfo.mutant("mutant-detach-to-self", "v6.12, but detach_task calls set_task_cpu(p, src_cpu)"),
+                    LbRedoMutants.DetachToSelf::new)
+            .variant(VariantInfo.mutant("mutant-detach-twice", "v6.12, but detach_task dequeues the task twice"),
+                    LbRedoMutants.DetachTwice::new)
+            .variant(VariantInfo.mutant("mutant-no-parent-test", "v6.12, but sd_parent's imbalance is set without testing sd_parent"),
+                    LbRedoMutants.NoParentTest::new)
+            .variant(VariantInfo.mutant("mutant-cpus-setall", "v6.12, but env->cpus holds every bit"),
+                    LbRedoMutants.CpusSetall::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
@@ -125,8 +160,10 @@ public final class LbRedoFactory implements ModelFactory {
                 new ParamSpec("pulls", "auto", "pulls other CPUs make concurrently (auto: 1 for race and all, 0 for pinned)",
                         0, 0, PULLS),
                 ParamSpec.choice("topology", "flat: one domain; smt: CPU 0 balances its SMT pair, then the MC domain of "
-                        + "SMT-pair groups; cluster: its cluster (one CPU per group), then the package domain of cluster groups",
-                        LbDomain.FLAT, LbDomain.SMT, LbDomain.CLUSTER),
+                        + "SMT-pair groups; cluster: its cluster (one CPU per group), then the package domain of cluster groups; "
+                        + "overlap: one NUMA-style domain (SD_OVERLAP) whose local group's span also holds the first CPU of the "
+                        + "next group, its group_balance_mask only its own CPUs",
+                        LbDomain.FLAT, LbDomain.SMT, LbDomain.CLUSTER, LbDomain.OVERLAP),
                 ParamSpec.choice("idle", "the cpu_idle_type CPU 0 balances with: newly-idle (CPU_NEWLY_IDLE), idle "
                         + "(CPU_IDLE, periodic balance of an idle CPU), not-idle (CPU_NOT_IDLE, periodic balance of a busy CPU)",
                         IDLE_NEWLY, IDLE_IDLE, IDLE_NOT),

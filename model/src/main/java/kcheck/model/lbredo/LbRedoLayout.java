@@ -77,6 +77,10 @@ final class LbRedoLayout {
     /** CPU number -> index into {@link #dstChoices}, -1 for a CPU that cannot be {@code dst_cpu}. */
     private final int[] dstIndex;
     final Layout.Field envIdle;
+    /** {@code env.dst_grpmask} is the local group's span, not its balance mask (they differ only with overlapping groups). */
+    final Layout.Field grpmaskSpan;
+    /** Per level: the local group's span ({@code sched_group_span(sd->groups)}). */
+    private final long[] localGroupSpans;
     final Layout.Field cpus;
     final Layout.Field loop;
     final Layout.Field loopBreak;
@@ -156,6 +160,14 @@ final class LbRedoLayout {
         Slot sDstCpu = l.fieldFor(dstChoices.length - 1);
         Slot sNewDstCpu = l.fieldFor(dstChoices.length);
         Slot sEnvIdle = l.fieldFor(LbEnv.CPU_NEWLY_IDLE);
+        localGroupSpans = new long[levels];
+        boolean overlap = false;
+        for (int lv = 0; lv < levels; lv++) {
+            Sched.SchedDomain sd = d.levels[lv];
+            localGroupSpans[lv] = sd.groupSpan()[sd.groupOf()[dst]];
+            overlap |= localGroupSpans[lv] != d.localSpans[lv];
+        }
+        Slot sGrpmaskSpan = l.field(overlap ? 1 : 0);
         Slot sCpus = l.field(n);
         Slot sLoop = l.fieldFor(counterMax);
         Slot sLoopBreak = l.fieldFor(counterMax);
@@ -202,6 +214,7 @@ final class LbRedoLayout {
         dstCpu = sDstCpu.field;
         newDstCpu = sNewDstCpu.field;
         envIdle = sEnvIdle.field;
+        grpmaskSpan = sGrpmaskSpan.field;
         cpus = sCpus.field;
         loop = sLoop.field;
         loopBreak = sLoopBreak.field;
@@ -256,8 +269,9 @@ final class LbRedoLayout {
                 "env.imbalance is 0 or 1 at every cut (calculate_imbalance is abstracted to migrate_task, one task)",
                 "env.migration_type is one of migrate_load, migrate_util, migrate_task, migrate_misfit (0..3)",
                 "env.idle is CPU_IDLE, CPU_NOT_IDLE or CPU_NEWLY_IDLE",
-                "env.dst_cpu stays in the balancing CPU's group at the current level (dst_grpmask), and "
-                        + "env.dst_grpmask is that group's span",
+                "env.dst_grpmask is the balancing CPU's group at the current level: its group_balance_mask or its span "
+                        + "(they differ with topology=overlap); env.dst_cpu outside the balance mask is the verdict "
+                        + "dst-in-balance-mask, not a limit",
                 "env.src_cpu is the busiest CPU load_balance found, at every cut",
                 "detached tasks are attached before load_balance lets other CPUs run (env.tasks empty at every cut)",
                 "tasks move only to the balancing CPU's group at the current level; a CPU of that group holds at most "
@@ -372,7 +386,7 @@ final class LbRedoLayout {
         LbEnv env = lb.env;
         if (at != ENTRY) {
             env.dstCpu = dstCpu(s);
-            env.dstGrpmask = d.localSpans[lvl];
+            env.dstGrpmask = grpmaskSpan.get(s) != 0 ? localGroupSpans[lvl] : d.localSpans[lvl];
             env.idle = envIdle.getInt(s);
         }
         lb.busiest = busiest.getInt(s) - 1;
@@ -402,8 +416,9 @@ final class LbRedoLayout {
         if (env.idle != LbEnv.CPU_IDLE && env.idle != LbEnv.CPU_NOT_IDLE && env.idle != LbEnv.CPU_NEWLY_IDLE) {
             throw limit("env.idle must be CPU_IDLE, CPU_NOT_IDLE or CPU_NEWLY_IDLE: this variant set " + env.idle + where(at));
         }
-        if (env.dstGrpmask != d.localSpans[lvl]) {
-            throw limit("env.dst_grpmask must be the span of the balancing CPU's group " + LbRedoDecoder.cpuList(d.localSpans[lvl])
+        if (env.dstGrpmask != d.localSpans[lvl] && env.dstGrpmask != localGroupSpans[lvl]) {
+            throw limit("env.dst_grpmask must be the balancing CPU's group: its group_balance_mask "
+                    + LbRedoDecoder.cpuList(d.localSpans[lvl]) + " or its span " + LbRedoDecoder.cpuList(localGroupSpans[lvl])
                     + ": this variant set " + LbRedoDecoder.cpuList(env.dstGrpmask) + where(at));
         }
         if (env.dstCpu < 0 || env.dstCpu >= n || (d.localSpans[lvl] & (1L << env.dstCpu)) == 0) {
@@ -432,6 +447,7 @@ final class LbRedoLayout {
         }
         setNewDstCpu(out, dstPinnedSet ? env.newDstCpu : -1);
         envIdle.set(out, env.idle);
+        grpmaskSpan.set(out, env.dstGrpmask != d.localSpans[lvl] ? 1 : 0);
         cpus.set(out, env.cpus);
         storeCounters(out, env, at);
         if (!fits(imbalance, env.imbalance)) {

@@ -133,4 +133,110 @@ public final class LbRedoMutants {
             return super.canMigrateTask(p, env, s);
         }
     }
+
+    /* ---- one mutant per kernel check / sanity rule (LbCheck), each showing its property can fail ---- */
+
+    /** v6.12 whose {@code more_balance} runs {@code detach_tasks()} without {@code rq_lock(busiest)}: {@code warn-rq-held}. */
+    public static final class DetachUnlocked extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "sched_balance_rq", file = "kernel/sched/fair.c", version = "v6.12 (mutant: busiest not locked)")
+        protected int schedBalanceRq(LoadBalanceCall lb, Sched s) {
+            if (lb.at != MORE_BALANCE) {
+                return super.schedBalanceRq(lb, s);
+            }
+            int curLdMoved = detachTasks(lb.env, s);
+            if (curLdMoved != 0) {
+                attachTasks(lb.env, s);
+                lb.ldMoved += curLdMoved;
+            }
+            return AFTER_DETACH;
+        }
+    }
+
+    /** v6.12 whose {@code more_balance} takes {@code rq_lock(busiest)} twice: {@code warn-rq-lock-recursion}. */
+    public static final class LockTwice extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "sched_balance_rq", file = "kernel/sched/fair.c", version = "v6.12 (mutant: busiest locked twice)")
+        protected int schedBalanceRq(LoadBalanceCall lb, Sched s) {
+            if (lb.at == MORE_BALANCE) {
+                s.rqLock(s.cpuRq(lb.busiest));
+            }
+            return super.schedBalanceRq(lb, s);
+        }
+    }
+
+    /** v6.12 whose {@code sched_balance_find_src_rq()} answers {@code dst_cpu}: {@code warn-busiest-is-dst}. */
+    public static final class BusiestIsDst extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "sched_balance_find_src_rq", file = "kernel/sched/fair.c", version = "v6.12 (mutant: returns dst_cpu)")
+        protected int schedBalanceFindSrcRq(LbEnv env, int group, Sched s) {
+            int busiest = super.schedBalanceFindSrcRq(env, group, s);
+            return busiest < 0 ? busiest : env.dstCpu;
+        }
+    }
+
+    /** v6.12 whose {@code attach_tasks()} attaches to the source runqueue: {@code warn-attach-task-rq}. */
+    public static final class AttachToSrc extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "attach_tasks", file = "kernel/sched/fair.c", version = "v6.12 (mutant: attaches to src_rq)")
+        protected void attachTasks(LbEnv env, Sched s) {
+            Rq src = s.cpuRq(env.srcCpu);
+            s.rqLock(src);
+            while (env.nrTasks > 0) {
+                attachTask(src, env.tasks[--env.nrTasks], s);
+            }
+            s.rqUnlock(src);
+        }
+    }
+
+    /** v6.12 whose {@code detach_task()} migrates to {@code src_cpu}: {@code no-self-migration}. */
+    public static final class DetachToSelf extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "detach_task", file = "kernel/sched/fair.c", version = "v6.12 (mutant: set_task_cpu(p, src_cpu))")
+        protected void detachTask(int p, LbEnv env, Sched s) {
+            Rq src = s.cpuRq(env.srcCpu);
+            s.lockdepAssertHeld(src);
+            s.deactivateTask(src, p);
+            s.setTaskCpu(p, env.srcCpu);
+        }
+    }
+
+    /** v6.12 whose {@code detach_task()} dequeues the task twice: {@code no-task-after-left}. */
+    public static final class DetachTwice extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "detach_task", file = "kernel/sched/fair.c", version = "v6.12 (mutant: deactivate_task twice)")
+        protected void detachTask(int p, LbEnv env, Sched s) {
+            Rq src = s.cpuRq(env.srcCpu);
+            s.deactivateTask(src, p);
+            super.detachTask(p, env, s);
+        }
+    }
+
+    /** v6.12 that sets {@code sd_parent}'s group imbalance for an all-pinned busiest without testing {@code sd_parent}: {@code no-null-sd-parent}. */
+    public static final class NoParentTest extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "sched_balance_rq", file = "kernel/sched/fair.c", version = "v6.12 (mutant: if (sd_parent) dropped)")
+        protected int schedBalanceRq(LoadBalanceCall lb, Sched s) {
+            LbEnv env = lb.env;
+            if (lb.at == AFTER_DETACH && (env.flags & LBF_NEED_BREAK) == 0
+                    && !((env.flags & LBF_DST_PINNED) != 0 && env.imbalance > 0)
+                    && (env.flags & LBF_ALL_PINNED) != 0 && env.imbalance > 0) {
+                s.setSdParentGroupImbalance(true);
+            }
+            return super.schedBalanceRq(lb, s);
+        }
+    }
+
+    /** v6.12 that starts {@code env->cpus} as every bit ({@code cpumask_setall}): {@code cpus-exist}. */
+    public static final class CpusSetall extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "sched_balance_rq", file = "kernel/sched/fair.c", version = "v6.12 (mutant: cpus = all bits)")
+        protected int schedBalanceRq(LoadBalanceCall lb, Sched s) {
+            int ret = super.schedBalanceRq(lb, s);
+            if (ret == NR_RUNNING) {
+                lb.env.cpus = -1L;
+            }
+            return ret;
+        }
+    }
 }

@@ -38,6 +38,11 @@ final class LbRedoProperties {
                 out.add(prop);
             }
         }
+        for (LbCheck c : LbCheck.values()) {
+            if (selected.contains(c.id)) {
+                out.add(new CheckHolds(c));
+            }
+        }
         return out;
     }
 
@@ -95,6 +100,9 @@ final class LbRedoProperties {
 
         @Override
         public boolean holds(long[] from, int actor, int action, long[] to) {
+            if (LbRedoSteps.check(action) != 0) {
+                return true;    /* a kernel check tripped: its own property reports the step */
+            }
             if (actor != 0 || l.pc.getInt(to) == LbRedoLayout.DONE || (action & LbRedoSteps.WALK_UP) != 0) {
                 return true;
             }
@@ -138,6 +146,9 @@ final class LbRedoProperties {
 
         @Override
         public boolean holds(long[] from, int actor, int action, long[] to) {
+            if (LbRedoSteps.check(action) != 0) {
+                return true;    /* a kernel check tripped: its own property reports the step */
+            }
             return !allPinnedBranch(from, actor) || l.examined.get(from) != 0;
         }
 
@@ -155,6 +166,9 @@ final class LbRedoProperties {
 
         @Override
         public boolean holds(long[] from, int actor, int action, long[] to) {
+            if (LbRedoSteps.check(action) != 0) {
+                return true;    /* a kernel check tripped: its own property reports the step */
+            }
             return actor != 0 || l.pc.getInt(to) != REDO || (l.examined.get(from) != 0 && l.allAffine.get(from) != 0);
         }
 
@@ -171,6 +185,9 @@ final class LbRedoProperties {
 
         @Override
         public boolean holds(long[] from, int actor, int action, long[] to) {
+            if (LbRedoSteps.check(action) != 0) {
+                return true;    /* a kernel check tripped: its own property reports the step */
+            }
             if (!allPinnedBranch(from, actor) || l.examined.get(from) == 0 || l.allAffine.get(from) == 0) {
                 return true;
             }
@@ -197,6 +214,9 @@ final class LbRedoProperties {
 
         @Override
         public boolean holds(long[] from, int actor, int action, long[] to) {
+            if (LbRedoSteps.check(action) != 0) {
+                return true;    /* a kernel check tripped: its own property reports the step */
+            }
             return actor != 0 || l.pc.getInt(from) != MORE_BALANCE || LbRedoSteps.examined(action) <= l.loopMax.get(from);
         }
 
@@ -219,6 +239,9 @@ final class LbRedoProperties {
 
         @Override
         public boolean holds(long[] from, int actor, int action, long[] to) {
+            if (LbRedoSteps.check(action) != 0) {
+                return true;    /* a kernel check tripped: its own property reports the step */
+            }
             if (actor != 0 || l.levels < 2 || l.level.getInt(from) != 0 || !LoadBalance.isExit(ret(action))) {
                 return true;
             }
@@ -246,6 +269,9 @@ final class LbRedoProperties {
 
         @Override
         public boolean holds(long[] from, int actor, int action, long[] to) {
+            if (LbRedoSteps.check(action) != 0) {
+                return true;    /* a kernel check tripped: its own property reports the step */
+            }
             return actor != 0 || (action & LbRedoSteps.MIGRATED_ELSEWHERE) == 0;
         }
 
@@ -254,6 +280,29 @@ final class LbRedoProperties {
             return "a newly idle load_balance on CPU " + l.dst + " migrates a task of busiest CPU " + (l.busiest.get(from) - 1)
                     + " to CPU " + l.dstCpu(from) + ", not to itself: LBF_DST_PINNED moved env.dst_cpu although CPU "
                     + l.dst + " is the one going idle";
+        }
+    }
+
+    /**
+     * A kernel check ({@code warn-*}) or sanity rule of {@link LbCheck}: no CPU 0 step trips it
+     * (the step that does ends the run with the check's code in its action).
+     */
+    static final class CheckHolds extends StepProperty {
+        private final LbCheck check;
+
+        CheckHolds(LbCheck check) {
+            super(check.id, check.description);
+            this.check = check;
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            return actor != 0 || LbRedoSteps.check(action) != check.code();
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            return "the step trips " + check.description;
         }
     }
 

@@ -126,9 +126,7 @@ public final class LbRedoRealBugs {
                     if (lb.busiest < 0) {
                         return outBalanced(env, s);
                     }
-                    if (lb.busiest == env.dstCpu) {
-                        throw new IllegalStateException("BUG_ON(busiest == env.dst_rq)");
-                    }
+                    s.warnOnOnce(lb.busiest == env.dstCpu, LbCheck.WARN_BUSIEST_IS_DST);   /* BUG_ON(busiest == env.dst_rq); */
                     env.srcCpu = lb.busiest;
                     lb.ldMoved = 0;
                     return NR_RUNNING;
@@ -278,6 +276,59 @@ public final class LbRedoRealBugs {
                 }
             }
             return detached;
+        }
+    }
+
+    /**
+     * {@code bug-7aff2e3a56b7}: the v6.12 port with 7aff2e3a56b7 "sched/balancing: Prevent the
+     * reselection of a previous env.dst_cpu if some tasks are pinned" (v3.12) undone: the
+     * {@code LBF_DST_PINNED} retry clears the <em>new</em> {@code dst_cpu} from {@code env->cpus}
+     * (the clear comes after the assignment), so the old one stays selectable and the new one is
+     * not in {@code env->cpus}.
+     */
+    public static final class ReselectDst extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "sched_balance_rq", file = "kernel/sched/fair.c", version = "v6.12 without 7aff2e3a56b7")
+        protected int schedBalanceRq(LoadBalanceCall lb, Sched s) {
+            LbEnv env = lb.env;
+            if (lb.at == AFTER_DETACH && (env.flags & LBF_NEED_BREAK) == 0
+                    && (env.flags & LBF_DST_PINNED) != 0 && env.imbalance > 0) {
+                /* - __cpumask_clear_cpu(env.dst_cpu, env.cpus);  (before the assignment) */
+                env.dstCpu = env.newDstCpu;     /* env.dst_rq = cpu_rq(env.new_dst_cpu); */
+                /* + Prevent to re-select dst_cpu via env's cpus: cpumask_clear_cpu(env.dst_cpu, env.cpus); */
+                env.cpus = cpumaskClearCpu(env.dstCpu, env.cpus);
+                env.flags &= ~LBF_DST_PINNED;
+                env.loop = 0;
+                env.loopBreak = s.schedNrMigrateBreak();
+                return MORE_BALANCE;
+            }
+            return super.schedBalanceRq(lb, s);
+        }
+    }
+
+    /**
+     * {@code bug-52c3a18973d0}: the v6.12 port with 52c3a18973d0 "sched/fair: Don't balance task
+     * to its current running CPU" (v6.5) undone: {@code .dst_grpmask = sched_group_span(sd->groups)}
+     * instead of {@code group_balance_mask(sd->groups)}. With overlapping (NUMA) groups the local
+     * group's span holds CPUs of another group, busiest among them, so {@code new_dst_cpu} can be
+     * the source CPU itself (needs {@code topology=overlap}, a periodic balance).
+     */
+    public static final class DstGrpmaskSpan extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "sched_balance_rq", file = "kernel/sched/fair.c", version = "v6.12 without 52c3a18973d0")
+        protected int schedBalanceRq(LoadBalanceCall lb, Sched s) {
+            LbEnv env = lb.env;
+            if (lb.at == ENTRY) {
+                env.clear();
+                env.dstCpu = lb.thisCpu;
+                /* - .dst_grpmask = group_balance_mask(sd->groups),  + .dst_grpmask = sched_group_span(sd->groups), */
+                env.dstGrpmask = s.schedGroupSpanOf(lb.thisCpu);
+                env.idle = lb.idle;
+                env.loopBreak = s.schedNrMigrateBreak();
+                env.cpus = s.schedDomainSpan() & s.cpuActiveMask();
+                lb.at = REDO;   /* fall through to redo: */
+            }
+            return super.schedBalanceRq(lb, s);
         }
     }
 }

@@ -36,6 +36,12 @@ final class LbRedoSteps {
     private static final int EXAMINED_SHIFT = 19;
     /** The step set {@code sd_parent->groups->sgc->imbalance}. */
     static final int IMBALANCE_SET = 1 << 26;
+    private static final int CHECK_SHIFT = 27;
+
+    /** The kernel check or sanity rule the step tripped ({@link LbCheck#code}), 0 for none. */
+    static int check(int action) {
+        return (action >>> CHECK_SHIFT) & 15;
+    }
 
     /** Tasks {@code can_migrate_task()} examined in the step (saturated at 127). */
     static int examined(int action) {
@@ -135,9 +141,25 @@ final class LbRedoSteps {
             l.load(s, sched, call);
             int observed = at == NR_RUNNING ? sched.cpuRq(call.busiest).nrRunning : 0;
             sched.resetStep(k);
-            int ret = impl.loadBalance(call, sched);
+            int ret;
+            LbCheck tripped;
+            try {
+                ret = impl.loadBalance(call, sched);
+                tripped = LoadBalance.isExit(ret) ? null : sanity(call.env);
+            } catch (LbCheck.Failed f) {
+                ret = OUT;
+                tripped = f.check;
+            }
             count = sched.eligibleCount();
             int sub = at == NR_RUNNING ? observed : call.busiest + 1;
+            if (tripped != null) {
+                /* the kernel would flag this state: the step ends the run, its property reads the code */
+                Arrays.fill(nx, 0L);
+                l.pc.set(nx, DONE);
+                out.step(0, (tripped.code() << CHECK_SHIFT) | (at << 12) | (ret << 8) | Math.max(sub, 0), nx);
+                k++;
+                continue;
+            }
             int bits = 0;
             if (LoadBalance.isExit(ret)) {
                 bits |= exit(s, lvl, ret);
@@ -192,6 +214,29 @@ final class LbRedoSteps {
                 out.step(1, c * 8 + idx, nx);
             }
         }
+    }
+
+    /**
+     * The sanity rules on {@code struct lb_env} at a cut (the call goes on): {@code dst_cpu} in the
+     * local group's balance mask and in {@code env->cpus}, {@code env->cpus} within the machine.
+     */
+    private LbCheck sanity(LbEnv env) {
+        long possible = d.nrCpus == 64 ? -1L : (1L << d.nrCpus) - 1;
+        if ((env.cpus & ~possible) != 0) {
+            return LbCheck.CPUS_EXIST;
+        }
+        long balanceMask = sched.groupBalanceMaskOf(LbDomain.DST_CPU);
+        if (env.dstCpu < 0 || env.dstCpu >= d.nrCpus || (balanceMask & (1L << env.dstCpu)) == 0) {
+            return LbCheck.DST_IN_BALANCE_MASK;
+        }
+        if ((env.flags & LbEnv.LBF_DST_PINNED) != 0
+                && (env.newDstCpu < 0 || env.newDstCpu >= d.nrCpus || (balanceMask & (1L << env.newDstCpu)) == 0)) {
+            return LbCheck.DST_IN_BALANCE_MASK;
+        }
+        if ((env.cpus & (1L << env.dstCpu)) == 0) {
+            return LbCheck.DST_IN_CPUS;
+        }
+        return null;
     }
 
     /**

@@ -48,9 +48,7 @@ public class LoadBalanceRfc extends LoadBalanceV511 {
                 if (lb.busiest < 0) {
                     return outBalanced(env, s);
                 }
-                if (lb.busiest == env.dstCpu) {
-                    throw new IllegalStateException("BUG_ON(busiest == env.dst_rq)");
-                }
+                s.warnOnOnce(lb.busiest == env.dstCpu, LbCheck.WARN_BUSIEST_IS_DST);   /* BUG_ON(busiest == env.dst_rq); */
                 env.srcCpu = lb.busiest;
                 lb.ldMoved = 0;
                 return NR_RUNNING;

@@ -51,9 +51,7 @@ public class LoadBalanceV511 extends FairLoadBalance {
                 if (lb.busiest < 0) {
                     return outBalanced(env, s);
                 }
-                if (lb.busiest == env.dstCpu) {
-                    throw new IllegalStateException("BUG_ON(busiest == env.dst_rq)");
-                }
+                s.warnOnOnce(lb.busiest == env.dstCpu, LbCheck.WARN_BUSIEST_IS_DST);   /* BUG_ON(busiest == env.dst_rq); */
                 env.srcCpu = lb.busiest;
                 lb.ldMoved = 0;
                 return NR_RUNNING;

@@ -46,9 +46,7 @@ public class LoadBalanceV513 extends FairLoadBalance {
                 if (lb.busiest < 0) {
                     return outBalanced(env, s);
                 }
-                if (lb.busiest == env.dstCpu) {
-                    throw new IllegalStateException("BUG_ON(busiest == env.dst_rq)");
-                }
+                s.warnOnOnce(lb.busiest == env.dstCpu, LbCheck.WARN_BUSIEST_IS_DST);   /* BUG_ON(busiest == env.dst_rq); */
                 env.srcCpu = lb.busiest;
                 lb.ldMoved = 0;
                 /* Clear this flag as soon as we find a pullable task */

@@ -106,6 +106,6 @@ public final class Rq {
                 return i;
             }
         }
-        throw new IllegalStateException("task " + p + " is not on rq " + cpu);
+        throw new LbCheck.Failed(LbCheck.TASK_GONE, "task " + p + " is not on rq " + cpu);
     }
 }

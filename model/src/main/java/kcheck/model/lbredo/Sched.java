@@ -133,6 +133,16 @@ public final class Sched {
         return rqs[cpu];
     }
 
+    /**
+     * {@code WARN_ON_ONCE(cond)} (or {@code BUG_ON(cond)}) of the ported code: a true condition is a
+     * violation of {@code check}'s property and ends the step.
+     */
+    public void warnOnOnce(boolean cond, LbCheck check) {
+        if (cond) {
+            throw new LbCheck.Failed(check, check.description);
+        }
+    }
+
     /** {@code sched_domain_span(sd)}. */
     public long schedDomainSpan() {
         return domains[level].span();
@@ -151,7 +161,7 @@ public final class Sched {
     /** Sets {@code sd_parent->groups->sgc->imbalance} (only with a parent domain). */
     public void setSdParentGroupImbalance(boolean v) {
         if (!sdParent()) {
-            throw new IllegalStateException("sd->parent is NULL at the top domain");
+            throw new LbCheck.Failed(LbCheck.SD_PARENT_NULL, "sd->parent is NULL at the top domain");
         }
         groupImbalance[level + 1] = v;
         imbalanceSetInStep |= v;
@@ -210,6 +220,23 @@ public final class Sched {
         return sd.groupBalanceMask()[sd.groupOf()[cpu]];
     }
 
+    /**
+     * The CPUs whose group (in {@code groupOf}) is {@code cpu}'s: the groups {@code find_busiest_group}
+     * compares. Equal to the span unless groups overlap ({@code topology=overlap}), where a span also
+     * holds CPUs of another group.
+     */
+    public long groupMembersOf(int cpu) {
+        SchedDomain sd = domains[level];
+        int g = sd.groupOf()[cpu];
+        long m = 0;
+        for (int c = 0; c < sd.groupOf().length; c++) {
+            if (sd.groupOf()[c] == g) {
+                m |= 1L << c;
+            }
+        }
+        return m;
+    }
+
     /** {@code sched_group_span(group)}. */
     public long schedGroupSpan(int group) {
         return domains[level].groupSpan()[group];
@@ -243,7 +270,7 @@ public final class Sched {
     /** {@code rq_lock_irqsave(rq, &rf)}. */
     public void rqLock(Rq rq) {
         if (rq.locked) {
-            throw new IllegalStateException("rq " + rq.cpu + " locked twice");
+            throw new LbCheck.Failed(LbCheck.WARN_RQ_LOCK_RECURSION, "rq " + rq.cpu + " locked twice");
         }
         rq.locked = true;
     }
@@ -257,7 +284,7 @@ public final class Sched {
     /** {@code lockdep_assert_held(&rq->lock)}. */
     public void lockdepAssertHeld(Rq rq) {
         if (!rq.locked) {
-            throw new IllegalStateException("rq " + rq.cpu + " lock not held");
+            throw new LbCheck.Failed(LbCheck.WARN_RQ_HELD, "rq " + rq.cpu + " lock not held");
         }
     }
 
@@ -277,6 +304,9 @@ public final class Sched {
 
     /** {@code set_task_cpu(p, cpu)}: p migrates (counted as a task of busiest examined and not pinned away). */
     public void setTaskCpu(int p, int cpu) {
+        if (taskCpu[p] == cpu) {
+            throw new LbCheck.Failed(LbCheck.NO_SELF_MIGRATION, taskName[p] + " migrated to its own CPU " + cpu);
+        }
         taskCpu[p] = cpu;
         examined = true;
         allAffine = false;
@@ -317,7 +347,8 @@ public final class Sched {
         statWork += Long.bitCount(scanned);
         examined = false;
         allAffine = true;
-        long candidates = scanned & ~schedGroupSpanOf(env.dstCpu);
+        /* the local group is sd->groups, the group dst_cpu balances for: its members by group, not its span (NUMA groups overlap) */
+        long candidates = scanned & ~groupMembersOf(env.dstCpu);
         int count = 0;
         for (long m = candidates; m != 0; m &= m - 1) {
             if (rqs[Long.numberOfTrailingZeros(m)].nrRunning >= 2) {

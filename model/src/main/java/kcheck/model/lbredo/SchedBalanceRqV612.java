@@ -77,9 +77,7 @@ public class SchedBalanceRqV612 extends FairLoadBalance {
                 if (lb.busiest < 0) {
                     return outBalanced(env, s);
                 }
-                if (lb.busiest == env.dstCpu) {
-                    throw new IllegalStateException("WARN_ON_ONCE(busiest == env.dst_rq)");
-                }
+                s.warnOnOnce(lb.busiest == env.dstCpu, LbCheck.WARN_BUSIEST_IS_DST);   /* WARN_ON_ONCE(busiest == env.dst_rq); */
                 env.srcCpu = lb.busiest;
                 lb.ldMoved = 0;
                 /* Clear this flag as soon as we find a pullable task */
@@ -409,9 +407,7 @@ public class SchedBalanceRqV612 extends FairLoadBalance {
     @Kernel(function = "attach_task", file = "kernel/sched/fair.c", version = "v6.12", line = 9754)
     protected void attachTask(Rq rq, int p, Sched s) {
         s.lockdepAssertHeld(rq);
-        if (s.taskCpu(p) != rq.cpu) {
-            throw new IllegalStateException("WARN_ON_ONCE(task_rq(p) != rq)");
-        }
+        s.warnOnOnce(s.taskCpu(p) != rq.cpu, LbCheck.WARN_ATTACH_TASK_RQ);   /* WARN_ON_ONCE(task_rq(p) != rq); */
         s.activateTask(rq, p);
         /* wakeup_preempt(rq, p, 0); */
     }

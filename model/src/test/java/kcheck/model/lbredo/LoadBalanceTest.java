@@ -264,8 +264,8 @@ class LoadBalanceTest {
         LbEnv env = new LbEnv();
         env.srcCpu = 2;
         env.imbalance = 1;
-        assertThatThrownBy(() -> impl.detachTasks(env, s)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("lock not held");
+        assertThatThrownBy(() -> impl.detachTasks(env, s)).isInstanceOf(LbCheck.Failed.class)
+                .hasMessageContaining("warn-rq-held").hasMessageContaining("lock not held");
     }
 
     @Test

@@ -46,7 +46,7 @@ class RqTest {
     void aDeletedTaskIsNotOnTheListAnyMore() {
         Rq rq = rq(1, 2);
         rq.listDel(2);
-        assertThatThrownBy(() -> rq.listMove(2)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> rq.listMove(2)).isInstanceOf(LbCheck.Failed.class)
                 .hasMessageContaining("task 2 is not on rq 2");
         assertThat(list(rq)).containsExactly(1);
     }

@@ -110,11 +110,11 @@ class SchedTest {
         Sched s = new Sched(4, TWO_GROUPS, -1L, 2);
         s.enqueueTail(2, 0);
         Rq rq = s.cpuRq(2);
-        assertThatThrownBy(() -> s.deactivateTask(rq, 0)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> s.deactivateTask(rq, 0)).isInstanceOf(LbCheck.Failed.class)
                 .hasMessageContaining("lock not held");
-        assertThatThrownBy(() -> s.activateTask(rq, 1)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> s.activateTask(rq, 1)).isInstanceOf(LbCheck.Failed.class)
                 .hasMessageContaining("lock not held");
-        assertThatThrownBy(() -> s.rqUnlock(rq)).isInstanceOf(IllegalStateException.class).hasMessageContaining("lock not held");
+        assertThatThrownBy(() -> s.rqUnlock(rq)).isInstanceOf(LbCheck.Failed.class).hasMessageContaining("lock not held");
         assertThat(rq.length()).isEqualTo(1);
     }
 
