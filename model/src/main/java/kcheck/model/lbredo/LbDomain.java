@@ -65,6 +65,8 @@ public final class LbDomain {
     final int pulls;
     /** [cpu][pattern][task]: affinity masks, head (running task) first; empty for CPUs without tasks. */
     final long[][][] patterns;
+    /** [cpu][pattern]: the tasks (bit i = task i of the pattern) task_hot() finds cache-hot in this call. */
+    final long[][] hot;
     /** Symmetry classes: CPUs with tasks that may be renamed into each other; each ascending. */
     final int[][] classes;
     final boolean symmetric;
@@ -101,7 +103,8 @@ public final class LbDomain {
     final boolean plain;
 
     private LbDomain(int nrCpus, Sched.SchedDomain[] levels, long[] cores, long active, int pulls, long[][][] patterns,
-                     int[][] classes, String description, int idle, int nrMigrate, int migrateBreak, String masks) {
+                     long[][] hot, int[][] classes, String description, int idle, int nrMigrate, int migrateBreak,
+                     String masks) {
         if (nrCpus < 2 || nrCpus > 64) {
             throw new IllegalArgumentException("cpus must be 2..64, got " + nrCpus);
         }
@@ -112,6 +115,7 @@ public final class LbDomain {
         this.active = active & span;
         this.pulls = pulls;
         this.patterns = patterns;
+        this.hot = hot;
         this.classes = classes;
         this.symmetric = Arrays.stream(classes).anyMatch(c -> c.length > 1);
         this.description = description;
@@ -216,7 +220,13 @@ public final class LbDomain {
      * @param migrateBreak {@code SCHED_NR_MIGRATE_BREAK}
      */
     public record Spec(int cpus, int groups, String scenario, int tasks, int pulls, String topology, String masks,
-                       int idle, int nrMigrate, int migrateBreak) {
+                       int idle, int nrMigrate, int migrateBreak, boolean hot) {
+        /** No cache-hot task ({@code hot=none}). */
+        public Spec(int cpus, int groups, String scenario, int tasks, int pulls, String topology, String masks,
+                    int idle, int nrMigrate, int migrateBreak) {
+            this(cpus, groups, scenario, tasks, pulls, topology, masks, idle, nrMigrate, migrateBreak, false);
+        }
+
         /** Today's defaults for everything but the shape of the domain and its workload. */
         public static Spec of(int cpus, int groups, String scenario, int tasks, int pulls) {
             return new Spec(cpus, groups, scenario, tasks, pulls, FLAT, MASKS_OWN, LbEnv.CPU_NEWLY_IDLE,
@@ -301,9 +311,11 @@ public final class LbDomain {
         }
         long local0 = members(levels[0], DST_CPU);
         long[][][] patterns = new long[cpus][][];
+        long[][] hotSets = new long[cpus][];
         for (int c = 0; c < cpus; c++) {
             if ((local0 & (1L << c)) != 0) {
                 patterns[c] = new long[][] {{}};
+                hotSets[c] = new long[] {0};
                 continue;
             }
             long[] choices = maskChoices(spec.masks(), c, cpus, all, levels);
@@ -329,12 +341,24 @@ public final class LbDomain {
                     ps.add(p);
                 }
             }
+            List<Long> hs = new ArrayList<>();
+            int plainPatterns = ps.size();
+            for (int i = 0; i < plainPatterns; i++) {
+                hs.add(0L);
+                long[] p = ps.get(i);
+                /* hot=some: every non-empty set of the non-running tasks (index >= 1) may be cache-hot */
+                for (long h = 2; spec.hot() && h < (1L << p.length); h += 2) {
+                    ps.add(p);
+                    hs.add(h);
+                }
+            }
             patterns[c] = ps.toArray(long[][]::new);
+            hotSets[c] = hs.stream().mapToLong(Long::longValue).toArray();
         }
         int[][] classes = symmetryClasses(spec, cpus, levels, local0);
-        LbDomain d = new LbDomain(cpus, levels, cores, all, spec.pulls(), patterns, classes,
+        LbDomain d = new LbDomain(cpus, levels, cores, all, spec.pulls(), patterns, hotSets, classes,
                 spec.scenario() + ": " + cpus + " CPUs in " + groups + " groups, " + spec.tasks() + " tasks per busy CPU, "
-                        + spec.pulls() + " pulls", spec.idle(), spec.nrMigrate(), spec.migrateBreak(), spec.masks());
+                        + spec.pulls() + " pulls" + (spec.hot() ? ", cache-hot tasks" : ""), spec.idle(), spec.nrMigrate(), spec.migrateBreak(), spec.masks());
         if (!d.symmetric) {
             long initial = 1;
             for (int c : d.remote) {
@@ -423,8 +447,10 @@ public final class LbDomain {
     /** {@link #custom(int, int[], long, long[][], int)} with CPU 0 balancing as {@code idle} ({@link LbEnv#CPU_IDLE}, ...). */
     public static LbDomain custom(int cpus, int[] groupOf, long active, long[][] rqMasks, int pulls, int idle) {
         long[][][] patterns = new long[cpus][][];
+        long[][] hot = new long[cpus][];
         for (int c = 0; c < cpus; c++) {
             patterns[c] = new long[][] {rqMasks[c] == null ? new long[0] : rqMasks[c].clone()};
+            hot[c] = new long[] {0};
         }
         long all = cpus == 64 ? -1L : (1L << cpus) - 1;
         StringBuilder b = new StringBuilder("custom: groups ").append(Arrays.toString(groupOf));
@@ -432,7 +458,7 @@ public final class LbDomain {
             b.append(idle == LbEnv.CPU_IDLE ? ", CPU_IDLE" : ", CPU_NOT_IDLE");
         }
         return new LbDomain(cpus, new Sched.SchedDomain[] {Sched.SchedDomain.of("domain", all, groupOf, false)}, new long[0],
-                active, pulls, patterns, new int[0][], b.toString(), idle, LbEnv.SYSCTL_SCHED_NR_MIGRATE,
+                active, pulls, patterns, hot, new int[0][], b.toString(), idle, LbEnv.SYSCTL_SCHED_NR_MIGRATE,
                 LbEnv.SCHED_NR_MIGRATE_BREAK, "custom");
     }
 

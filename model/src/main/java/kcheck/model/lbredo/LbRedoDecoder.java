@@ -177,6 +177,9 @@ final class LbRedoDecoder {
                 if ((masks[idx] & (1L << l.dst)) == 0) {
                     b.append('!');
                 }
+                if ((l.d.hot[c][l.pat[c].getInt(s)] >>> idx & 1) != 0) {
+                    b.append('~');
+                }
                 if (!l.d.plain && masks[idx] != all && masks[idx] != 1L << c) {
                     b.append(cpuList(masks[idx]));
                 }
@@ -222,7 +225,7 @@ final class LbRedoDecoder {
         return java.util.List.of(
                 "rqN=[t2.0* t2.1!] nr_running=2: CPU N's cfs_tasks list, head first (detach_tasks takes from the right); "
                         + "tC.i is task i of CPU C's pattern",
-                "* marks rq->curr (the running task), ! a task whose affinity excludes CPU 0 (the balancing CPU)",
+                "* marks rq->curr (the running task), ! a task whose affinity excludes CPU 0 (the balancing CPU), ~ a task task_hot() finds cache-hot (hot=some)",
                 "{1,2} after a task: its affinity mask when it is neither every CPU nor its own CPU (masks=local, any)",
                 "'+ k pulled in': tasks another level's balance moved to this CPU (counted, not named)",
                 "env.loop 3 (loop_max 2): detach_tasks' counters; '>=H' is the class of every value from the horizon H up",

@@ -173,6 +173,9 @@ public final class LbRedoFactory implements ModelFactory {
                         LbDomain.MASKS_OWN, LbDomain.MASKS_LOCAL, LbDomain.MASKS_ANY),
                 ParamSpec.integer("nr-migrate", LbEnv.SYSCTL_SCHED_NR_MIGRATE, 1, 1024, "sysctl_sched_nr_migrate "
                         + "(debugfs sched/nr_migrate): loop_max = min(nr-migrate, nr_running); every value >= tasks is one class"),
+                ParamSpec.choice("hot", "cache-hot tasks (default some): none (task_hot() false for every task), some (the environment "
+                        + "chooses, per non-running task at the start of the call, whether task_hot() is true and "
+                        + "nr_balance_failed <= cache_nice_tries: can_migrate_task refuses it as hot)", "some", "none"),
                 ParamSpec.choice("nr-migrate-break", "SCHED_NR_MIGRATE_BREAK of the v6.x ports: 32, or 8 with "
                         + "CONFIG_PREEMPT_RT (v5.x has sched_nr_migrate_break = 32 built in)", "32", "8"));
     }
@@ -262,6 +265,7 @@ public final class LbRedoFactory implements ModelFactory {
         String idle = params.get("idle");
         int idleType = idle.equals(IDLE_IDLE) ? LbEnv.CPU_IDLE : idle.equals(IDLE_NOT) ? LbEnv.CPU_NOT_IDLE : LbEnv.CPU_NEWLY_IDLE;
         return LbDomain.of(new LbDomain.Spec(cpus, groups, scenario, params.integer("tasks"), p, params.get("topology"),
-                params.get("masks"), idleType, params.integer("nr-migrate"), Integer.parseInt(params.get("nr-migrate-break"))));
+                params.get("masks"), idleType, params.integer("nr-migrate"), Integer.parseInt(params.get("nr-migrate-break")),
+                params.get("hot").equals("some")));
     }
 }

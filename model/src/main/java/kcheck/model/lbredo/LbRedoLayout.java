@@ -359,9 +359,11 @@ final class LbRedoLayout {
         k.setLevel(lvl);
         for (int c : d.remote) {
             long[] masks = masks(s, c);
+            long hotSet = d.hot[c][pat[c].getInt(s)];
             int base = d.taskBase[c];
             for (int i = 0; i < masks.length; i++) {
                 k.setTask(base + i, masks[i], c, taskNames[base + i]);
+                k.setTaskHot(base + i, (hotSet >>> i & 1) != 0);
             }
             int l = len[c].getInt(s);
             for (int j = 0; j < l; j++) {

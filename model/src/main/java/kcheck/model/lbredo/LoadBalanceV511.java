@@ -255,8 +255,8 @@ public class LoadBalanceV511 extends FairLoadBalance {
             return false;
         }
 
-        /* tsk_cache_hot = migrate_degrades_locality(p, env); ... task_hot(p, env): cache-cold */
-        int tskCacheHot = 0;
+        /* tsk_cache_hot = migrate_degrades_locality(p, env); if (tsk_cache_hot == -1) tsk_cache_hot = task_hot(p, env); */
+        int tskCacheHot = s.taskHot(p);
         if (tskCacheHot <= 0) {
             return true;
         }

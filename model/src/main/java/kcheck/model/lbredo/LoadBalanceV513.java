@@ -207,7 +207,7 @@ public class LoadBalanceV513 extends FairLoadBalance {
             return false;
         }
 
-        int tskCacheHot = 0;
+        int tskCacheHot = s.taskHot(p);   /* migrate_degrades_locality(p, env), then task_hot(p, env) */
         if (tskCacheHot <= 0) {
             return true;
         }

@@ -64,6 +64,8 @@ public final class Sched {
     private final long[] cpusPtr;
     private final int[] taskCpu;
     private final String[] taskName;
+    /** Per task: task_hot() is true for it in this call (the environment's choice, {@code hot=some}). */
+    private final boolean[] hot;
     private final long[] smtMask;
     /** {@code sysctl_sched_nr_migrate} (debugfs {@code sched/nr_migrate}), default 32. */
     private int sysctlSchedNrMigrate = LbEnv.SYSCTL_SCHED_NR_MIGRATE;
@@ -117,6 +119,7 @@ public final class Sched {
         this.cpusPtr = new long[nrTasks];
         this.taskCpu = new int[nrTasks];
         this.taskName = new String[nrTasks];
+        this.hot = new boolean[nrTasks];
         for (int p = 0; p < nrTasks; p++) {
             taskName[p] = "t" + p;
         }
@@ -262,6 +265,21 @@ public final class Sched {
         return taskCpu[p];
     }
 
+    /**
+     * {@code migrate_degrades_locality(p, env)} then {@code task_hot(p, env)}, with
+     * {@code env->sd->nr_balance_failed > env->sd->cache_nice_tries} folded in: 1 when the task
+     * counts as cache-hot for this call, 0 when cold. The environment chooses per task at the start
+     * of the call ({@code hot=some}): sysctl_sched_migration_cost against the time since the task ran,
+     * the buddy and core-cookie rules and the failure counter are all outside the mechanism. SMT
+     * siblings share their cache ({@code SD_SHARE_CPUCAPACITY}: never hot, kernel/sched/fair.c:9382).
+     */
+    public int taskHot(int p) {
+        if (sdShareCpuCapacity()) {
+            return 0;
+        }
+        return hot[p] ? 1 : 0;
+    }
+
     /** {@code task_running(rq, p)}: p is {@code rq->curr}. */
     public boolean taskRunning(Rq rq, int p) {
         return rq.curr == p;
@@ -383,6 +401,11 @@ public final class Sched {
         this.cpusPtr[p] = cpusPtr;
         this.taskCpu[p] = cpu;
         this.taskName[p] = name;
+    }
+
+    /** Sets whether task_hot() finds task p cache-hot in this call. */
+    public void setTaskHot(int p, boolean h) {
+        hot[p] = h;
     }
 
     /** Sets task p's affinity. */

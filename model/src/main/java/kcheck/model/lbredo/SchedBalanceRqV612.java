@@ -382,8 +382,8 @@ public class SchedBalanceRqV612 extends FairLoadBalance {
             return true;
         }
 
-        /* tsk_cache_hot = migrate_degrades_locality(p, env); ... task_hot(p, env): cache-cold */
-        int tskCacheHot = 0;
+        /* tsk_cache_hot = migrate_degrades_locality(p, env); if (tsk_cache_hot == -1) tsk_cache_hot = task_hot(p, env); */
+        int tskCacheHot = s.taskHot(p);
         if (tskCacheHot <= 0) {
             return true;
         }
