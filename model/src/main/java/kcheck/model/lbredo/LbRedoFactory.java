@@ -184,6 +184,12 @@ public final class LbRedoFactory implements ModelFactory {
     static final String IDLE_IDLE = "idle";
     static final String IDLE_NOT = "not-idle";
 
+    /** Every input of the ported functions from outside the mechanism, with its call sites ({@link LbRedoEnvironment}). */
+    @Override
+    public List<kcheck.model.EnvironmentInput> environment() {
+        return LbRedoEnvironment.rows();
+    }
+
     @Override
     public List<String> limits() {
         return LbRedoLayout.limits();
