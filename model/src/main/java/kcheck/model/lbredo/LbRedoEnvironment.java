@@ -91,7 +91,7 @@ final class LbRedoEnvironment {
                                 + "(it is set only in the stopper's own lb_env), so can_migrate_task's LBF_ACTIVE_LB tests are "
                                 + "constant false"),
                 assumption("balance interval, nr_balance_failed updates, nohz kicks after the call",
-                        "fair.c:11957-12010 sched_balance_rq (after detach)",
+                        "fair.c:11957-12016 sched_balance_rq (after detach)",
                         "outside the call's correctness properties; the walk between levels follows "
                                 + "sched_balance_newidle / sched_balance_domains (BalanceDomains)"));
     }
