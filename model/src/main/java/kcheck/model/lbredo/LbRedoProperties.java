@@ -302,7 +302,14 @@ final class LbRedoProperties {
 
         @Override
         public String explain(long[] from, int actor, int action, long[] to) {
-            return "the step trips " + check.description;
+            int cpu = LbRedoSteps.offendingCpu(action);
+            String what = switch (check) {
+                case DST_IN_CPUS -> "after the step env->dst_cpu is CPU " + cpu + ", which env->cpus no longer holds: ";
+                case DST_IN_BALANCE_MASK -> "after the step env->dst_cpu or env->new_dst_cpu is CPU " + cpu
+                        + (cpu == l.busiest.getInt(from) - 1 ? " (busiest itself)" : "") + ", outside the local group's balance mask: ";
+                default -> "";
+            };
+            return what + "the step trips " + check.description;
         }
     }
 

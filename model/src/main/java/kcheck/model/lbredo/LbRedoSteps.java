@@ -43,6 +43,11 @@ final class LbRedoSteps {
         return (action >>> CHECK_SHIFT) & 15;
     }
 
+    /** The CPU a dst_cpu rule names in a step that tripped it (-1: none). */
+    static int offendingCpu(int action) {
+        return ((action >>> EXAMINED_SHIFT) & 127) - 1;
+    }
+
     /** Tasks {@code can_migrate_task()} examined in the step (saturated at 127). */
     static int examined(int action) {
         return (action >>> EXAMINED_SHIFT) & 127;
@@ -150,13 +155,18 @@ final class LbRedoSteps {
                 ret = OUT;
                 tripped = f.check;
             }
+            /* the CPU a dst_cpu rule names, kept where a check step has no examined count */
+            int offending = tripped == LbCheck.DST_IN_BALANCE_MASK && (call.env.dstCpu < 0 || call.env.dstCpu >= d.nrCpus
+                    || (sched.groupBalanceMaskOf(LbDomain.DST_CPU) & (1L << call.env.dstCpu)) != 0) ? call.env.newDstCpu
+                    : call.env.dstCpu;
             count = sched.eligibleCount();
             int sub = at == NR_RUNNING ? observed : call.busiest + 1;
             if (tripped != null) {
                 /* the kernel would flag this state: the step ends the run, its property reads the code */
                 Arrays.fill(nx, 0L);
                 l.pc.set(nx, DONE);
-                out.step(0, (tripped.code() << CHECK_SHIFT) | (at << 12) | (ret << 8) | Math.max(sub, 0), nx);
+                out.step(0, (tripped.code() << CHECK_SHIFT) | ((offending + 1) & 127) << EXAMINED_SHIFT | (at << 12) | (ret << 8)
+                        | Math.max(sub, 0), nx);
                 k++;
                 continue;
             }
