@@ -40,7 +40,7 @@ final class LbRedoProperties {
         }
         for (LbCheck c : LbCheck.values()) {
             if (selected.contains(c.id)) {
-                out.add(new CheckHolds(c));
+                out.add(p.new CheckHolds(c));
             }
         }
         return out;
@@ -287,7 +287,7 @@ final class LbRedoProperties {
      * A kernel check ({@code warn-*}) or sanity rule of {@link LbCheck}: no CPU 0 step trips it
      * (the step that does ends the run with the check's code in its action).
      */
-    static final class CheckHolds extends StepProperty {
+    final class CheckHolds extends StepProperty {
         private final LbCheck check;
 
         CheckHolds(LbCheck check) {
