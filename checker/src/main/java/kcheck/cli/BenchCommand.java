@@ -63,7 +63,7 @@ final class BenchCommand implements Callable<Integer> {
             new Entry("cpudl", "after", Map.of("cpus", "4")),
             new Entry("rwsem-owner", "after", Map.of()),
             new Entry("lb-redo", "before", Map.of()),
-            new Entry("lb-redo", "before", Map.of("cpus", "16", "groups", "16", "scenario", "pinned")),
+            new Entry("lb-redo", "before", Map.of("cpus", "16", "groups", "16", "scenario", "pinned", "hot", "none")),
             new Entry("lb-redo", "v6.12", Map.of("cpus", "6", "groups", "2", "topology", "cluster")));
 
     private static List<String> concat(List<String> a, String b) {
