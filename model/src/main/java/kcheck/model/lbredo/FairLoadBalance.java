@@ -90,10 +90,10 @@ public abstract class FairLoadBalance implements LoadBalance {
             env.imbalance = 0;
             return -1;
         }
-        /* force_balance: calculate_imbalance(env, &sds); */
+        /* force_balance: calculate_imbalance(env, &sds); (migrate_task: one task, or none) */
         env.migrationType = MIGRATE_TASK;
-        env.imbalance = 1;
-        return s.groupOf(busiest);
+        env.imbalance = s.calculateImbalance();
+        return env.imbalance != 0 ? s.groupOf(busiest) : -1;   /* return env->imbalance ? sds.busiest : NULL; */
     }
 
     /** {@code find_busiest_queue()}: the CPU the statistics pass settled on. */

@@ -97,6 +97,8 @@ public final class LbDomain {
     final int nrTasks;
     /** Unnamed running tasks on each CPU without modelled tasks at the start: 1 when CPU 0 balances busy. */
     final int homeLoad;
+    /** calculate_imbalance() may compute 0 with a busiest group ({@code zero-imbalance=on}). */
+    boolean zeroImbalance;
     /** The mask kind ({@link #MASKS_OWN}, ...), or "custom". */
     final String masks;
     /** The shape of before the topology, idle, masks and counter parameters: traces show nothing of them. */
@@ -220,11 +222,17 @@ public final class LbDomain {
      * @param migrateBreak {@code SCHED_NR_MIGRATE_BREAK}
      */
     public record Spec(int cpus, int groups, String scenario, int tasks, int pulls, String topology, String masks,
-                       int idle, int nrMigrate, int migrateBreak, boolean hot) {
+                       int idle, int nrMigrate, int migrateBreak, boolean hot, boolean zeroImbalance) {
+        /** Cache-hot tasks or not, calculate_imbalance always one task. */
+        public Spec(int cpus, int groups, String scenario, int tasks, int pulls, String topology, String masks,
+                    int idle, int nrMigrate, int migrateBreak, boolean hot) {
+            this(cpus, groups, scenario, tasks, pulls, topology, masks, idle, nrMigrate, migrateBreak, hot, false);
+        }
+
         /** No cache-hot task ({@code hot=none}). */
         public Spec(int cpus, int groups, String scenario, int tasks, int pulls, String topology, String masks,
                     int idle, int nrMigrate, int migrateBreak) {
-            this(cpus, groups, scenario, tasks, pulls, topology, masks, idle, nrMigrate, migrateBreak, false);
+            this(cpus, groups, scenario, tasks, pulls, topology, masks, idle, nrMigrate, migrateBreak, false, false);
         }
 
         /** Today's defaults for everything but the shape of the domain and its workload. */
@@ -359,6 +367,7 @@ public final class LbDomain {
         LbDomain d = new LbDomain(cpus, levels, cores, all, spec.pulls(), patterns, hotSets, classes,
                 spec.scenario() + ": " + cpus + " CPUs in " + groups + " groups, " + spec.tasks() + " tasks per busy CPU, "
                         + spec.pulls() + " pulls" + (spec.hot() ? ", cache-hot tasks" : ""), spec.idle(), spec.nrMigrate(), spec.migrateBreak(), spec.masks());
+        d.zeroImbalance = spec.zeroImbalance();
         if (!d.symmetric) {
             long initial = 1;
             for (int c : d.remote) {
@@ -484,6 +493,7 @@ public final class LbDomain {
             s.setSmtCore(core);
         }
         s.setNrMigrate(nrMigrate, migrateBreak);
+        s.setZeroImbalance(zeroImbalance);
         return s;
     }
 

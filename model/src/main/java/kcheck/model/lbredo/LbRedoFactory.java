@@ -125,7 +125,10 @@ public final class LbRedoFactory implements ModelFactory {
             .variant(VariantInfo.mutant("mutant-no-parent-test", "v6.12, but sd_parent's imbalance is set without testing sd_parent"),
                     LbRedoMutants.NoParentTest::new)
             .variant(VariantInfo.mutant("mutant-cpus-setall", "v6.12, but env->cpus holds every bit"),
-                    LbRedoMutants.CpusSetall::new);
+                    LbRedoMutants.CpusSetall::new)
+            .variant(VariantInfo.mutant("mutant-redo-zero-imbalance", "v5.13 without \"sched/fair: Fix load_balance redo "
+                            + "for !imbalance\" (mainline id unconfirmed): a busiest group is returned with imbalance 0"),
+                    LbRedoMutants.RedoZeroImbalance::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
@@ -176,6 +179,8 @@ public final class LbRedoFactory implements ModelFactory {
                 ParamSpec.choice("hot", "cache-hot tasks (default some): none (task_hot() false for every task), some (the environment "
                         + "chooses, per non-running task at the start of the call, whether task_hot() is true and "
                         + "nr_balance_failed <= cache_nice_tries: can_migrate_task refuses it as hot)", "some", "none"),
+                ParamSpec.choice("zero-imbalance", "on: calculate_imbalance may compute 0 with a busiest group found "
+                        + "(find_busiest_group then returns NULL: fair.c:11504); off: always one task", "on", "off"),
                 ParamSpec.choice("nr-migrate-break", "SCHED_NR_MIGRATE_BREAK of the v6.x ports: 32, or 8 with "
                         + "CONFIG_PREEMPT_RT (v5.x has sched_nr_migrate_break = 32 built in)", "32", "8"));
     }
@@ -272,6 +277,6 @@ public final class LbRedoFactory implements ModelFactory {
         int idleType = idle.equals(IDLE_IDLE) ? LbEnv.CPU_IDLE : idle.equals(IDLE_NOT) ? LbEnv.CPU_NOT_IDLE : LbEnv.CPU_NEWLY_IDLE;
         return LbDomain.of(new LbDomain.Spec(cpus, groups, scenario, params.integer("tasks"), p, params.get("topology"),
                 params.get("masks"), idleType, params.integer("nr-migrate"), Integer.parseInt(params.get("nr-migrate-break")),
-                params.get("hot").equals("some")));
+                params.get("hot").equals("some"), params.get("zero-imbalance").equals("on")));
     }
 }

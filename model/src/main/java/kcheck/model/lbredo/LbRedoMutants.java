@@ -239,4 +239,27 @@ public final class LbRedoMutants {
             return ret;
         }
     }
+
+    /**
+     * v5.13 without the line of "sched/fair: Fix load_balance redo for !imbalance" (its subject is
+     * confirmed from an Android cherry-pick, be3b0459aa58; the mainline id is not, so this is a
+     * mutant, not a {@code bug-} variant): {@code find_busiest_group()} returns the busiest group
+     * although {@code calculate_imbalance()} computed 0, {@code detach_tasks()} returns at once with
+     * {@code LBF_ALL_PINNED} still set, and the call drops busiest and redoes.
+     */
+    public static final class RedoZeroImbalance extends LoadBalanceV513 {
+        @Override
+        @Kernel(function = "find_busiest_group", file = "kernel/sched/fair.c", version = "v5.13 (without the !imbalance fix)")
+        protected int findBusiestGroup(LbEnv env, Sched s) {
+            int busiest = s.updateSdLbStats(env);
+            if (busiest < 0) {
+                env.imbalance = 0;
+                return -1;
+            }
+            env.migrationType = kcheck.model.lbredo.LbEnv.MIGRATE_TASK;
+            env.imbalance = s.calculateImbalance();
+            /* - return env->imbalance ? sds.busiest : NULL;  + return sds.busiest; */
+            return s.groupOf(busiest);
+        }
+    }
 }

@@ -75,6 +75,10 @@ public final class Sched {
     /* the choice update_sd_lb_stats() makes, and what it saw */
     int choice;
     int eligibleCount = -1;
+    /** calculate_imbalance() may also compute 0 (the environment's choice): every busiest candidate twice. */
+    private boolean zeroImbalance;
+    /** The imbalance the last pass's calculate_imbalance() computed, in tasks (1, or 0 when chosen). */
+    private int imbalanceOfPass = 1;
     int busiestOfPass = -1;
 
     /* monitors */
@@ -373,12 +377,14 @@ public final class Sched {
                 count++;
             }
         }
-        eligibleCount = count;
+        int choices = zeroImbalance ? 2 : 1;
+        eligibleCount = count * choices;
         busiestOfPass = -1;
         if (count == 0) {
             return -1;
         }
-        int want = Math.min(choice, count - 1);
+        imbalanceOfPass = choice % choices == 1 ? 0 : 1;
+        int want = Math.min(choice / choices, count - 1);
         for (long m = candidates; m != 0; m &= m - 1) {
             int c = Long.numberOfTrailingZeros(m);
             if (rqs[c].nrRunning >= 2 && want-- == 0) {
@@ -387,6 +393,20 @@ public final class Sched {
             }
         }
         throw new AssertionError();
+    }
+
+    /**
+     * {@code calculate_imbalance()}, abstracted to {@code migrate_task}: one task, or (with
+     * {@code zero-imbalance=on}, the environment's choice) none, as when half of the idle-CPU
+     * difference rounds down to 0.
+     */
+    public int calculateImbalance() {
+        return imbalanceOfPass;
+    }
+
+    /** Lets calculate_imbalance() compute 0 as well as 1. */
+    public void setZeroImbalance(boolean on) {
+        zeroImbalance = on;
     }
 
     /** The CPU the last statistics pass settled on ({@code find_busiest_queue()} returns it). */
