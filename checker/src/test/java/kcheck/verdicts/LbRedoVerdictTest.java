@@ -196,7 +196,7 @@ class LbRedoVerdictTest {
     /**
      * The new dimensions (topology, idle, masks, nr-migrate, nr-migrate-break) keep their defaults'
      * state spaces: distinct states and transitions as measured on the build before them (commit
-     * f579743), with every default property selected; {@code hot=none} (no cache-hot task, the
+     * f579743), with every default property selected; {@code hot=none zero-imbalance=off} (no cache-hot task and imbalance always one task, the
      * model before issue 30; the default {@code hot=some} adds the environment's task_hot choice)
      * and the kernel-check properties (which trip on no fixed port) keep them too.
      */
@@ -207,7 +207,7 @@ class LbRedoVerdictTest {
     void theDefaultsOfTheNewDimensionsKeepTheStateCountsOfBefore(String variant, int cpus, int groups, String scenario,
                                                                  long states, long transitions) {
         RunResult r = run(variant, params("cpus", Integer.toString(cpus), "groups", Integer.toString(groups),
-                "scenario", scenario, "hot", "none"));
+                "scenario", scenario, "hot", "none", "zero-imbalance", "off"));
         assertThat(r.stats().complete()).isTrue();
         assertThat(r.stats().states()).isEqualTo(states);
         assertThat(r.stats().transitions()).isEqualTo(transitions);
