@@ -29,9 +29,12 @@ final class LbRedoEnvironment {
                                 + "how many: parameter pulls (auto = 1 with scenario all/race)"),
                 choice("which group/CPU the statistics call busiest (update_sd_lb_stats on loads, capacities, group types)",
                         "fair.c:11827 sched_balance_find_src_group, fair.c:11833 sched_balance_find_src_rq",
-                        "any CPU of env->cpus outside the local group with nr_running >= 2 (one successor per CPU); "
-                                + "calculate_imbalance is abstracted to migrate_task, imbalance 1 (a limit: other migration types "
-                                + "refuse with ModelLimitException)"),
+                        "any CPU of env->cpus outside the local group with nr_running >= 2 (one successor per CPU)"),
+                choice("the imbalance calculate_imbalance computes",
+                        "fair.c:11503-11504 find_busiest_group (return env->imbalance ? sds.busiest : NULL), fair.c:9634/9730 "
+                                + "detach_tasks",
+                        "migrate_task with one task, or 0 (zero-imbalance=on, default); other migration types are a limit "
+                                + "(ModelLimitException, no parameter raises it)"),
                 choice("p->cpus_ptr (affinity; a migration-disabled task's cpus_ptr is its own CPU)",
                         "fair.c:9496 can_migrate_task, fair.c:9518 for_each_cpu_and(dst_grpmask, env->cpus) (new_dst_cpu), "
                                 + "fair.c:11982 busiest->curr->cpus_ptr (active balance, not ported)",
