@@ -99,6 +99,11 @@ final class CpudlDecoder {
         CpudlReference r = new CpudlReference(m.n);
         l.decodeRef(s, r);
         String op = "op " + l.depth.getInt(s) + ": ";
+        if (l.faultCode(s) != CpudlFault.NONE) {
+            /* the call was stopped where the kernel would flag it: the heap is shown as it was before the call */
+            op = "before op " + l.depth.getInt(s) + ": ";
+            out.field(FieldSink.SHARED, "flagged", CpudlFault.property(l.faultCode(s)) + ": " + l.faultExplanation(s));
+        }
         out.field(FieldSink.SHARED, "heap", op + c.heapString());
         out.field(FieldSink.SHARED, "idx", op + c.idxString());
         out.field(FieldSink.SHARED, "free_cpus", c.freeCpus.toString());

@@ -41,6 +41,17 @@ public final class CpudlFactory implements ModelFactory {
             .property("same-heap", Kind.INVARIANT, "while the live keys are distinct and in (0, 2^63), the checked heap and the other "
                     + "version's heap (v4.9 for a v4.8 heap such as before, v4.8 otherwise) have identical slots, index array and size after every operation")
             .property("writes", Kind.METRIC, "element field stores (elements[].cpu/.dl/.idx) of one cpudl_set or cpudl_clear call")
+            .property("warn-cpu-present", Kind.INVARIANT, "kernel/sched/cpudeadline.c:179 (cpudl_clear) and :222 (cpudl_set), v6.12: "
+                    + "WARN_ON(!cpu_present(cpu)) never fires: every CPU a cpudl_set/cpudl_clear call is made for is a present CPU")
+            .property("warn-find-best-cpu", Kind.INVARIANT, "kernel/sched/cpudeadline.c:151 (cpudl_find), v6.12: WARN_ON(best_cpu != -1 && "
+                    + "!cpu_present(best_cpu)) never fires: the heap root elements[0].cpu that cpudl_find reads is a present CPU")
+            .property("sanity-fields", Kind.INVARIANT, "kernel/sched/cpudeadline.h (struct cpudl): after every call cp->size is in "
+                    + "0..nr_cpu_ids, elements[h].cpu (h < size) is a CPU id, elements[c].idx is IDX_INVALID or a slot 0..nr_cpu_ids-1")
+            .property("sanity-bounds", Kind.INVARIANT, "no call reads or writes elements[] outside 0..nr_cpu_ids-1 (an out-of-bounds "
+                    + "access in the kernel, e.g. elements[IDX_INVALID])")
+            .property("bounded-work", Kind.INVARIANT, "every cpudl_set/cpudl_clear (and rq_online_dl/rq_offline_dl) call ends within "
+                    + "O(log n) work: at most 64 * (bits(nr_cpu_ids) + 2) element accesses (and, with writes, 16 + 12 * (bits + 2) "
+                    + "stores): cpudl_heapify_up/down move one level per iteration and terminate")
             .variant(VariantInfo.of("before", "v4.8: swap-based sift, cpudl_set(cpu, dl, is_valid), insert stores dl = 0 first "
                     + "(wrap-around bug for dl >= 2^63)"), CpudlV48::new)
             .variant(VariantInfo.of("after", "v4.9: heapify_up/heapify_down without swaps, cpudl_set/cpudl_clear, insert appends the real dl"),
@@ -66,7 +77,9 @@ public final class CpudlFactory implements ModelFactory {
             .variant(VariantInfo.mutant("mutant-keeps-free-bit", "v4.9, but cpudl_set does not clear the CPU's free_cpus bit on insert"),
                     CpudlMutants.KeepsFreeBit::new)
             .variant(VariantInfo.mutant("mutant-find-ignores-capacity", "v6.12, but cpudl_find offers every free allowed CPU without "
-                    + "checking its capacity"), CpudlMutants.FindIgnoresCapacity::new);
+                    + "checking its capacity"), CpudlMutants.FindIgnoresCapacity::new)
+            .variant(VariantInfo.mutant("mutant-heapify-up-loops", "v4.9, but cpudl_heapify_up pulls the parent down without moving "
+                    + "idx up: the loop never ends once an entry has to climb"), CpudlMutants.HeapifyUpLoops::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
@@ -107,9 +120,6 @@ public final class CpudlFactory implements ModelFactory {
         return List.of(
                 "Heap deadlines are packed as indices into the keys domain: a variant may store in elements[].dl only 0 or a deadline "
                         + "it was given.",
-                "elements[h].cpu (h < size) must be a CPU id 0..cpus-1, elements[c].idx IDX_INVALID or 0..cpus-1, size 0..cpus.",
-                "A call must not index outside elements[] from a consistent heap: the model does not represent memory-safety errors.",
-                "The writes metric packs at most 16 + 12 * (bits(cpus) + 2) element stores per call.",
                 "A cpudl_find that returns 1/0 with later_mask (findReturnsCpu() false) must return 0 or 1, and its answers are part of "
                         + "the step number: with find-sound or find-capacity selected, at most about 20 CPUs (fewer with capacity=big-little|any).");
     }

@@ -284,7 +284,7 @@ public final class CpudlModel implements Model {
 
     @Override
     public boolean isFinal(long[] s) {
-        return layout.depth.getInt(s) == maxDepth;
+        return layout.depth.getInt(s) == maxDepth || layout.faultCode(s) != CpudlFault.NONE;
     }
 
     @Override

@@ -29,7 +29,9 @@ final class CpudlProperties {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new HeapInvariant("heap-order"), new HeapInvariant("index-consistent"),
                 new HeapInvariant("root-is-latest"), new HeapInvariant("free-cpus"), new FindProperty("find-sound"),
-                new FindProperty("find-capacity"), new HeapInvariant("same-heap"), new Writes())) {
+                new FindProperty("find-capacity"), new HeapInvariant("same-heap"), new Writes(), new FaultInvariant("warn-cpu-present"),
+                new FaultInvariant("warn-find-best-cpu"), new FaultInvariant("sanity-fields"), new FaultInvariant("sanity-bounds"),
+                new FaultInvariant("bounded-work"))) {
             if (m.selected.contains(p.id())) {
                 out.add(p);
             }
@@ -96,6 +98,27 @@ final class CpudlProperties {
                     : CpudlInvariants.sameHeap(x.cp, x.other, m.variant, m.partner.version());
             default -> throw new IllegalArgumentException(id);
         };
+    }
+
+    /**
+     * A kernel check or sanity property: violated exactly in the fault states of its codes
+     * ({@link CpudlFault}), which a call of the variant reaches when the kernel would flag it.
+     */
+    private final class FaultInvariant extends Invariant {
+        FaultInvariant(String id) {
+            super(id, CpudlFactory.describe(id));
+        }
+
+        @Override
+        public boolean holds(long[] s) {
+            int code = l.faultCode(s);
+            return code == CpudlFault.NONE || !id().equals(CpudlFault.property(code));
+        }
+
+        @Override
+        public String explain(long[] s) {
+            return holds(s) ? description() : l.faultExplanation(s);
+        }
     }
 
     /** An invariant checked by {@link #heapCheck}. */
