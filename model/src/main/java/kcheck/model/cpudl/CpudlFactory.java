@@ -72,6 +72,11 @@ public final class CpudlFactory implements ModelFactory {
                     "tip sched/core, Jun 2020 (v5.9 merge window)",
                     "v6.12 cpudl_find without the fallback: returns 0 when free CPUs exist but none fits the task"),
                     CpudlBugs.NoFitFallback::new)
+            .variant(VariantInfo.of("v4.8", "v4.8 as released: the swap-based heap of before with fix a23eadfae2fd (the insert stores "
+                    + "the real dl, not 0)"), CpudlV48Rc2::new)
+            .variant(VariantInfo.realBug("a23eadfae2fd", "sched/deadline: Fix wrap-around in DL heap", "mainline v4.8-rc2",
+                    "v4.8 with the insert's dl = 0 store put back (the code of before): a deadline >= 2^63 is sifted down from a leaf"),
+                    CpudlBugs.WrapAroundInsert::new)
             .variant(VariantInfo.mutant("mutant-clear-index-order", "v4.9, but cpudl_clear invalidates the CPU's idx before storing the "
                     + "moved CPU's idx"), CpudlMutants.ClearIndexOrder::new)
             .variant(VariantInfo.mutant("mutant-keeps-free-bit", "v4.9, but cpudl_set does not clear the CPU's free_cpus bit on insert"),
@@ -127,6 +132,9 @@ public final class CpudlFactory implements ModelFactory {
     /** The real bugs of v6.x code are fixed by the v6.12 port; the rest by after (v4.9). */
     @Override
     public String fixOf(String variant) {
+        if (variant.equals("bug-a23eadfae2fd")) {
+            return "v4.8";
+        }
         return variant.equals("bug-382748c05e58") || variant.equals("bug-23e71d8ba429") ? "v6.12" : "after";
     }
 

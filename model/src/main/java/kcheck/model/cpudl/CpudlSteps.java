@@ -40,7 +40,6 @@ public final class CpudlSteps {
     private final Cpudl sh;
     private final Cpudl shWork;
     private final Cpumask later;
-    private final int[] valueCount;
     private final long[] caps;
     private final DlTask task;
 
@@ -54,7 +53,6 @@ public final class CpudlSteps {
         this.sh = Cpudl.init(n);
         this.shWork = Cpudl.init(n);
         this.later = new Cpumask(n);
-        this.valueCount = new int[m.dn];
         this.caps = m.asymDims ? m.fixedCapacities() : null;
         this.task = new DlTask(0, m.aff[0], 0, 0);
         this.work.setAccessBudget(accessBudget(n));
@@ -84,19 +82,16 @@ public final class CpudlSteps {
             if (compare) {
                 l.decodeHeap(s, sh, true);
             }
-            java.util.Arrays.fill(valueCount, 0);
-            for (int c = 0; c < n; c++) {
-                int code = l.rqCode(s, c);
-                if (code != 0) {
-                    valueCount[code - 1]++;
-                }
-            }
             for (int c = 0; c < n; c++) {
                 if (l.state(s, c) == CpudlLayout.OUT) {
                     continue;
                 }
-                int own = l.rqCode(s, c);
-                long others = own != 0 && valueCount[own - 1] == 1 ? live & ~(1L << (own - 1)) : live;
+                /*
+                 * the window holds the CPU's current deadline too: an update compares the new key with it (v4.8's
+                 * cpudl_change_key), and in the kernel the old and the new earliest deadline of a runqueue are both
+                 * near the clock
+                 */
+                long others = live;
                 for (int k = 0; k < dn; k++) {
                     if (!m.dom.windowed(others | (1L << k))) {
                         continue;
