@@ -37,6 +37,8 @@ public final class Cpudl {
     private int warned;
     /** The value the first check that fired was about (a CPU id). */
     private long warnedValue;
+    /** Records the views a lockless cpudl_find could read during a call ({@link CpudlRace}); null: not recording. */
+    private CpudlRace race;
 
     /*
      * The kernel state outside struct cpudl that cpudeadline.c reads: not part of the heap, set by
@@ -159,23 +161,41 @@ public final class Cpudl {
 
     /** {@code cp->elements[h].cpu = v} (counted). */
     public void setCpu(int h, int v) {
+        if (race != null) {
+            race.view(this);
+        }
         cpu[h] = v;
         writes++;
         touch();
+        if (race != null) {
+            race.view(this);
+        }
     }
 
     /** {@code cp->elements[h].dl = v} (counted). */
     public void setDl(int h, long v) {
+        if (race != null) {
+            race.view(this);
+        }
         dl[h] = v;
         writes++;
         touch();
+        if (race != null) {
+            race.view(this);
+        }
     }
 
     /** {@code cp->elements[c].idx = v} (counted). */
     public void setIdx(int c, int v) {
+        if (race != null) {
+            race.view(this);
+        }
         idx[c] = v;
         writes++;
         touch();
+        if (race != null) {
+            race.view(this);
+        }
     }
 
     public long writes() {
@@ -201,6 +221,27 @@ public final class Cpudl {
      */
     public void setAccessBudget(long budget) {
         accessBudget = budget;
+    }
+
+    /** Starts (non-null) or stops recording the views a lockless cpudl_find could read. */
+    void recordRace(CpudlRace r) {
+        if (r != null) {
+            r.reset();
+            r.view(this);
+        } else if (race != null) {
+            race.view(this);
+        }
+        race = r;
+    }
+
+    /** {@code elements[h].cpu} without counting an access (for the race views). */
+    int rawCpu(int h) {
+        return cpu[h];
+    }
+
+    /** {@code elements[h].dl} without counting an access (for the race views). */
+    long rawDl(int h) {
+        return dl[h];
     }
 
     /** {@code cpu_present(cpu)}: every CPU id below {@code nr_cpu_ids} is present (the model has no physically absent CPU). */

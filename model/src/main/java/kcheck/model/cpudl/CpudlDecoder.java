@@ -40,6 +40,10 @@ final class CpudlDecoder {
         if (action < m.hotplugBase) {
             return new StepInfo("cpudl_clear(cpu=" + (action - m.clearOffBase) + ") on an offline runqueue", m.clearCite);
         }
+        if (action >= m.raceBase && action < m.findBase) {
+            StepInfo w = describe(action - m.raceBase);
+            return new StepInfo(w.label() + " with a lockless cpudl_find racing", w.kernelFunction());
+        }
         if (action < m.findBase) {
             int c = (action - m.hotplugBase) / 4;
             int h = (action - m.hotplugBase) % 4;

@@ -52,6 +52,10 @@ public final class CpudlFactory implements ModelFactory {
             .property("bounded-work", Kind.INVARIANT, "every cpudl_set/cpudl_clear (and rq_online_dl/rq_offline_dl) call ends within "
                     + "O(log n) work: at most 64 * (bits(nr_cpu_ids) + 2) element accesses (and, with writes, 16 + 12 * (bits + 2) "
                     + "stores): cpudl_heapify_up/down move one level per iteration and terminate")
+            .property("find-race", Kind.INVARIANT, "with find-race=on: a cpudl_find running without cp->lock (kernel/sched/cpudeadline.c:116, "
+                    + "v6.12) while a cpudl_set/cpudl_clear stores, reading free_cpus, elements[0].cpu, elements[0].dl at points of its "
+                    + "stores in program order, offers only CPUs the task may run on that are free or in the heap before or after the "
+                    + "call (a stale or torn answer is allowed: the caller re-checks under the runqueue locks); its WARN_ON at :151 does not fire")
             .variant(VariantInfo.of("before", "v4.8: swap-based sift, cpudl_set(cpu, dl, is_valid), insert stores dl = 0 first "
                     + "(wrap-around bug for dl >= 2^63)"), CpudlV48::new)
             .variant(VariantInfo.of("after", "v4.9: heapify_up/heapify_down without swaps, cpudl_set/cpudl_clear, insert appends the real dl"),
@@ -117,7 +121,10 @@ public final class CpudlFactory implements ModelFactory {
                         + "leaving the root domain) and rq_online_dl (back), each a call counted by depth", "off", "on"),
                 ParamSpec.choice("capacity", "CPU capacities: sym = all 1024 (no asymmetric capacity); big-little = lower half 512, rest 1024; "
                         + "any = every little/big assignment as an initial state. With big-little/any each find asks for tasks of density "
-                        + "0.25 and 0.75 on every task_cpu", CpudlCapacity.names().toArray(String[]::new)));
+                        + "0.25 and 0.75 on every task_cpu", CpudlCapacity.names().toArray(String[]::new)),
+                ParamSpec.choice("find-race", "on: besides cpudl_find between whole calls, a lockless cpudl_find racing with every "
+                        + "cpudl_set/cpudl_clear, on every view of free_cpus and elements[0] the call's stores expose (property find-race; "
+                        + "at most 64 CPUs); off: only between whole calls", "on", "off"));
     }
 
     @Override

@@ -30,12 +30,14 @@ final class CpudlFault {
     static final int BOUNDS = 6;
     /** A call beyond its work bound (a heapify loop that does not end). */
     static final int WORK = 7;
+    /** A lockless cpudl_find racing with the call offers a CPU usable neither before nor after it ({@link CpudlRace}). */
+    static final int RACE = 8;
     /** Largest code. */
-    static final int MAX = 7;
+    static final int MAX = 8;
 
     /** The property each code violates (index = code). */
     private static final String[] PROPERTY = {null, "warn-cpu-present", "warn-find-best-cpu", "sanity-fields", "sanity-fields",
-        "sanity-fields", "sanity-bounds", "bounded-work"};
+        "sanity-fields", "sanity-bounds", "bounded-work", "find-race"};
 
     static String property(int code) {
         return PROPERTY[code];
@@ -65,6 +67,9 @@ final class CpudlFault {
                     + (value != Long.MIN_VALUE ? ": index " + value : "") + ")";
             case WORK -> "the call did not finish within its O(log n) work bound (" + (arg == 0 ? "element accesses" : "element stores")
                     + " > " + value + "): a heapify loop that does not end";
+            case RACE -> "a cpudl_find racing with this call (task #" + value + ", reading free_cpus, elements[0].cpu and "
+                    + "elements[0].dl at points of the call's stores) offers cpu " + arg + ", which the task could use neither before nor "
+                    + "after the call (not allowed, or neither free nor in the heap)";
             default -> "no fault";
         };
     }

@@ -31,7 +31,7 @@ final class CpudlProperties {
                 new HeapInvariant("root-is-latest"), new HeapInvariant("free-cpus"), new FindProperty("find-sound"),
                 new FindProperty("find-capacity"), new HeapInvariant("same-heap"), new Writes(), new FaultInvariant("warn-cpu-present"),
                 new FaultInvariant("warn-find-best-cpu"), new FaultInvariant("sanity-fields"), new FaultInvariant("sanity-bounds"),
-                new FaultInvariant("bounded-work"))) {
+                new FaultInvariant("bounded-work"), new FaultInvariant("find-race"))) {
             if (m.selected.contains(p.id())) {
                 out.add(p);
             }
@@ -117,7 +117,19 @@ final class CpudlProperties {
 
         @Override
         public String explain(long[] s) {
-            return holds(s) ? description() : l.faultExplanation(s);
+            if (holds(s)) {
+                return description();
+            }
+            if (l.faultCode(s) == CpudlFault.RACE) {
+                /* name the racing task as a find step would */
+                long task = (short) l.faultValue.getInt(s);
+                String label = m.decoder.describe((int) (m.findBase + task * m.codeCount)).label();
+                String find = label.substring(0, label.lastIndexOf(" = "));
+                return "a lockless " + find + " racing with this call (reading free_cpus, elements[0].cpu and elements[0].dl at "
+                        + "points of the call's stores) offers cpu " + l.faultArg.getInt(s) + ", which the task could use neither before "
+                        + "nor after the call (not allowed, or neither free nor in the heap)";
+            }
+            return l.faultExplanation(s);
         }
     }
 

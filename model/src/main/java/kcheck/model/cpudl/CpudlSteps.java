@@ -42,6 +42,9 @@ public final class CpudlSteps {
     private final Cpumask later;
     private final long[] caps;
     private final DlTask task;
+    private final CpudlRace race;
+    private final CpudlReference refOld;
+    private final CpudlReference refNew;
 
     CpudlSteps(CpudlModel m) {
         this.m = m;
@@ -56,6 +59,9 @@ public final class CpudlSteps {
         this.caps = m.asymDims ? m.fixedCapacities() : null;
         this.task = new DlTask(0, m.aff[0], 0, 0);
         this.work.setAccessBudget(accessBudget(n));
+        this.race = m.findRace ? new CpudlRace(n) : null;
+        this.refOld = m.findRace ? new CpudlReference(n) : null;
+        this.refNew = m.findRace ? new CpudlReference(n) : null;
     }
 
     /**
@@ -104,8 +110,13 @@ public final class CpudlSteps {
                     if (l.hotplug) {
                         l.rqdl[c].set(nx, k + 1);
                     }
+                    CpudlFault.Flagged raced = raceCheck(s);
                     finishOrFault(nx, d, 0, compare, c, k, false, s);
                     out.step(0, c * dn + k, nx);
+                    if (raced != null) {
+                        toFault(s, d, raced);
+                        out.step(0, m.raceBase + c * dn + k, nx);
+                    }
                 }
             }
             for (int c = 0; c < n; c++) {
@@ -122,8 +133,13 @@ public final class CpudlSteps {
                 if (l.hotplug) {
                     l.rqdl[c].set(nx, 0);
                 }
+                CpudlFault.Flagged raced = raceCheck(s);
                 finishOrFault(nx, d, 1, compare, c, -1, online, s);
                 out.step(0, (online ? m.clearBase : m.clearOffBase) + c, nx);
+                if (raced != null) {
+                    toFault(s, d, raced);
+                    out.step(0, m.raceBase + (online ? m.clearBase : m.clearOffBase) + c, nx);
+                }
             }
             if (l.hotplug) {
                 for (int c = 0; c < n; c++) {
@@ -229,12 +245,20 @@ public final class CpudlSteps {
         work.copyFrom(cp);
         work.resetWrites();
         CpudlFault.Flagged f = null;
+        boolean record = race != null && kind <= 1;
+        if (record) {
+            work.recordRace(race);
+        }
         try {
             apply(m.impl, work, kind, c, k, online, s);
         } catch (CpudlFault.Runaway e) {
             f = new CpudlFault.Flagged(CpudlFault.WORK, 0, e.budget);
         } catch (IndexOutOfBoundsException e) {
             f = new CpudlFault.Flagged(CpudlFault.BOUNDS, 0, outOfBoundsIndex(e));
+        } finally {
+            if (record) {
+                work.recordRace(null);
+            }
         }
         if (work.warnings() != 0) {
             f = warned(work);
@@ -264,6 +288,19 @@ public final class CpudlSteps {
             }
         }
         return Long.MIN_VALUE;
+    }
+
+    /**
+     * With {@code find-race}: the fault of a lockless cpudl_find racing with the call just run
+     * ({@link #work} after, {@link #cp} before, {@link #nx} the successor with its reference), or null.
+     */
+    private CpudlFault.Flagged raceCheck(long[] s) {
+        if (race == null) {
+            return null;
+        }
+        l.decodeRef(s, refOld);
+        l.decodeRef(nx, refNew);
+        return race.check(m, cp, refOld, refNew, l.live(s) | l.live(nx), task);
     }
 
     /** Encodes {@link #work} into {@link #nx} (a copy of {@code s}); false, with {@link #nx} the fault state, if a field is outside its meaning. */
