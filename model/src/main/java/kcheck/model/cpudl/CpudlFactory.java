@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import kcheck.model.Catalog;
+import kcheck.model.EnvironmentInput;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.model.ParamSpec;
@@ -134,6 +135,56 @@ public final class CpudlFactory implements ModelFactory {
                         + "it was given.",
                 "A cpudl_find that returns 1/0 with later_mask (findReturnsCpu() false) must return 0 or 1, and its answers are part of "
                         + "the step number: with find-sound or find-capacity selected, at most about 20 CPUs (fewer with capacity=big-little|any).");
+    }
+
+    /** The environment contract (docs/models/cpudl.md, "Environment contract", has the audit behind each row). */
+    @Override
+    public List<EnvironmentInput> environment() {
+        String c = "kernel/sched/cpudeadline.c";
+        String d = "kernel/sched/deadline.c";
+        return List.of(
+                EnvironmentInput.choice("cpudl_set(cp, cpu, dl) / cpudl_clear(cp, cpu, online) calls: which CPU, which deadline, when",
+                        d + ":2043 inc_dl_deadline, :2058 and :2065 dec_dl_deadline",
+                        "every CPU with every deadline of the keys domain, and a clear of every CPU (with or without an entry), at every step"),
+                EnvironmentInput.choice("lockless cpudl_find against a concurrent cpudl_set/cpudl_clear (reads of free_cpus, elements[0].cpu, "
+                        + "elements[0].dl without cp->lock)", c + ":122, :149, :153-154 cpudl_find; writers " + c + ":181, :224 under cp->lock",
+                        "find-race=on (default): every view of free_cpus and elements[0] the writer's stores expose, read in program order "
+                        + "(x86-TSO); property find-race"),
+                EnvironmentInput.assumption("memory ordering of those racing loads and stores", c + ":122, :149, :153-154",
+                        "program order on both sides (TSO): a reordering weaker architectures allow needs a weak memory model"),
+                EnvironmentInput.choice("p->dl.deadline of the task being placed", c + ":154 dl_time_before(dl_se->deadline, elements[0].dl)",
+                        "every deadline of the keys domain that keeps the live deadlines in one window of 2^63"),
+                EnvironmentInput.choice("p->cpus_mask (affinity) of the task being placed", c + ":122 cpumask_and, :153 cpumask_test_cpu",
+                        "all CPUs, each single CPU, all but one CPU, on every find"),
+                EnvironmentInput.assumption("p->cpus_mask changing while cpudl_find runs", c + ":122, :153; callers " + d
+                        + ":2751 find_later_rq (rq lock or p->pi_lock held)", "stable during one find: __set_cpus_allowed_ptr_locked "
+                        + "(kernel/sched/core.c:3033) holds p->pi_lock and the task's rq lock, which every caller of cpudl_find holds"),
+                EnvironmentInput.parameter("asymmetric CPU capacity: sched_asym_cpucap_active(), arch_scale_cpu_capacity(cpu), "
+                        + "p->dl.dl_density, task_cpu(p)", c + ":126, :131 dl_task_fits_capacity (kernel/sched/sched.h:3347), :134, :137",
+                        "capacity=big-little|any: little 512 / big 1024 CPUs, densities 0.25 and 0.75, every task_cpu"),
+                EnvironmentInput.parameter("rq->online and the runqueue going offline/online (CPU hotplug, root-domain rebuild)",
+                        d + ":2058 cpudl_clear(.., rq->online), :3148 rq_online_dl, :3160 rq_offline_dl; kernel/sched/core.c:8253 "
+                        + "sched_set_rq_offline, kernel/sched/topology.c:499 rq_attach_root",
+                        "hotplug=on: per CPU online / down (inactive, rq offline) / away (rq in another root domain), with cpudl_set and "
+                        + "cpudl_clear on a down runqueue"),
+                EnvironmentInput.assumption("the window between cpu_active going false and rq_offline_dl (and back)",
+                        "kernel/sched/core.c:8253 sched_cpu_deactivate", "one step: cpu_active_mask is read only by v3.14's cpudl_find "
+                        + "(bug-16b269436b72), which the model checks with both changes at once"),
+                EnvironmentInput.assumption("cpu_present(cpu)", c + ":151, :179, :222 WARN_ON",
+                        "every CPU below nr_cpu_ids is present (no physical hot-remove); warn-cpu-present and warn-find-best-cpu check "
+                        + "that the CPU is one"),
+                EnvironmentInput.assumption("u64 deadline wrap", c + ":154 and cpudl_heapify_up/down dl_time_before",
+                        "live deadlines, the updated CPU's old deadline and the task's lie in one window of 2^63 (clock plus a relative "
+                        + "deadline); the keys domain puts that window across 2^63 and across 2^64"),
+                EnvironmentInput.parameter("nr_cpu_ids", c + ":254 cpudl_init kcalloc(nr_cpu_ids)", "cpus (1..4096; 4 by default)"),
+                EnvironmentInput.assumption("cpudl_init allocation failure (-ENOMEM) and root-domain teardown",
+                        c + ":247 cpudl_init, kernel/sched/topology.c:565 init_rootdomain", "allocation succeeds: the failure path is "
+                        + "init_rootdomain's, outside cpudeadline.c"),
+                EnvironmentInput.assumption("interrupts and other writers during a cpudl_set/cpudl_clear", c + ":181, :224 "
+                        + "raw_spin_lock_irqsave(&cp->lock)", "a writer's call is atomic for other writers (the lock, interrupts off); "
+                        + "only the lockless reader interleaves"),
+                EnvironmentInput.assumption("cpudl_find(cp, p, NULL)", d + ":2508, :2516 check_preempt_equal_dl",
+                        "not modelled: with later_mask NULL only the heap branch runs, whose reads find-sound and find-race check"));
     }
 
     /** The real bugs of v6.x code are fixed by the v6.12 port; the rest by after (v4.9). */
