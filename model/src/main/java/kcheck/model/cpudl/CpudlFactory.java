@@ -125,7 +125,7 @@ public final class CpudlFactory implements ModelFactory {
                         + "0.25 and 0.75 on every task_cpu", CpudlCapacity.names().toArray(String[]::new)),
                 ParamSpec.choice("find-race", "on: besides cpudl_find between whole calls, a lockless cpudl_find racing with every "
                         + "cpudl_set/cpudl_clear, on every view of free_cpus and elements[0] the call's stores expose (property find-race; "
-                        + "at most 64 CPUs); off: only between whole calls", "on", "off"));
+                        + "up to 64 CPUs, off above); off: only between whole calls", "on", "off"));
     }
 
     @Override

@@ -10,30 +10,30 @@ package kcheck.model.cpudl;
  * <p>The codes, their properties and the one-line explanation live here; {@link CpudlLayout}
  * packs them, {@link CpudlSteps} produces them, {@link CpudlProperties} checks them.
  */
-final class CpudlFault {
+public final class CpudlFault {
     private CpudlFault() {
     }
 
     /** No fault. */
-    static final int NONE = 0;
+    public static final int NONE = 0;
     /** {@code WARN_ON(!cpu_present(cpu))} in cpudl_set / cpudl_clear. */
-    static final int WARN_CPU_PRESENT = 1;
+    public static final int WARN_CPU_PRESENT = 1;
     /** {@code WARN_ON(best_cpu != -1 && !cpu_present(best_cpu))} in cpudl_find. */
-    static final int WARN_FIND_BEST_CPU = 2;
+    public static final int WARN_FIND_BEST_CPU = 2;
     /** {@code cp->size} outside 0..nr_cpu_ids. */
-    static final int SIZE = 3;
+    public static final int SIZE = 3;
     /** {@code elements[h].cpu} (h < size) not a CPU id. */
-    static final int SLOT_CPU = 4;
+    public static final int SLOT_CPU = 4;
     /** {@code elements[c].idx} neither IDX_INVALID nor a slot. */
-    static final int IDX = 5;
+    public static final int IDX = 5;
     /** An access outside {@code elements[0..nr_cpu_ids-1]}. */
-    static final int BOUNDS = 6;
+    public static final int BOUNDS = 6;
     /** A call beyond its work bound (a heapify loop that does not end). */
-    static final int WORK = 7;
+    public static final int WORK = 7;
     /** A lockless cpudl_find racing with the call offers a CPU usable neither before nor after it ({@link CpudlRace}). */
-    static final int RACE = 8;
+    public static final int RACE = 8;
     /** Largest code. */
-    static final int MAX = 8;
+    public static final int MAX = 8;
 
     /** The property each code violates (index = code). */
     private static final String[] PROPERTY = {null, "warn-cpu-present", "warn-find-best-cpu", "sanity-fields", "sanity-fields",
