@@ -36,6 +36,9 @@ final class CpudlRace {
     private final int[] tc = new int[1024];
     private final long[] td = new long[1024];
 
+    /** The layout of the states {@code old} and {@code neu} (set by {@link #check}). */
+    private CpudlLayout l;
+
     /** Scratch: the assembled view the find runs on. */
     private final Cpudl view;
     private final Cpumask later;
@@ -70,7 +73,8 @@ final class CpudlRace {
      * answer that offers a CPU usable neither before ({@code old}) nor after ({@code neu}) the call,
      * or a find that would WARN, is returned as a fault (null if none).
      */
-    CpudlFault.Flagged check(CpudlModel m, Cpudl pre, CpudlReference old, CpudlReference neu, long windowLive, DlTask task) {
+    CpudlFault.Flagged check(CpudlModel m, Cpudl pre, long[] old, long[] neu, long windowLive, DlTask task) {
+        this.l = m.layout;
         if (len <= 2) {
             return null; /* nothing between before and after */
         }
@@ -106,8 +110,8 @@ final class CpudlRace {
         return null;
     }
 
-    private CpudlFault.Flagged findOn(CpudlModel m, Cpudl pre, long freeMask, int rootCpu, long rootDl, CpudlReference old,
-                                      CpudlReference neu, long windowLive, DlTask task) {
+    private CpudlFault.Flagged findOn(CpudlModel m, Cpudl pre, long freeMask, int rootCpu, long rootDl, long[] old,
+                                      long[] neu, long windowLive, DlTask task) {
         view.copyFrom(pre);
         view.freeCpus.setLow64(freeMask);
         view.loadSlot(0, rootCpu, rootDl);
@@ -159,9 +163,9 @@ final class CpudlRace {
         return null;
     }
 
-    private static boolean touchesOnline(Cpumask allowed, CpudlReference r) {
-        for (int c = 0; c < r.nrCpus(); c++) {
-            if (allowed.testCpu(c) && r.isOnline(c)) {
+    private boolean touchesOnline(Cpumask allowed, long[] r) {
+        for (int c = 0; c < l.n; c++) {
+            if (allowed.testCpu(c) && l.state(r, c) == CpudlLayout.ON) {
                 return true;
             }
         }
@@ -169,7 +173,7 @@ final class CpudlRace {
     }
 
     /** The first CPU the answer offers that neither {@code old} nor {@code neu} lets the task use, or -1. */
-    private int offeredUnusable(CpudlModel m, int ans, DlTask task, CpudlReference old, CpudlReference neu) {
+    private int offeredUnusable(CpudlModel m, int ans, DlTask task, long[] old, long[] neu) {
         if (m.findCpu) {
             return ans >= 0 && ans < m.n && !usable(ans, task, old) && !usable(ans, task, neu) ? ans : -1;
         }
@@ -188,7 +192,7 @@ final class CpudlRace {
      * {@code c} is a candidate by {@code r}: the task may run there and {@code c} is free or in the heap (its deadline is not
      * compared: a torn read may pair it with another entry's, which the caller re-checks).
      */
-    private static boolean usable(int c, DlTask task, CpudlReference r) {
-        return task.cpusMask.testCpu(c) && (r.shouldBeFree(c) || r.isLive(c));
+    private boolean usable(int c, DlTask task, long[] r) {
+        return task.cpusMask.testCpu(c) && (l.ref[c].getInt(r) != 0 || l.state(r, c) == CpudlLayout.ON);
     }
 }

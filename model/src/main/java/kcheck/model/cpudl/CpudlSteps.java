@@ -43,8 +43,6 @@ public final class CpudlSteps {
     private final long[] caps;
     private final DlTask task;
     private final CpudlRace race;
-    private final CpudlReference refOld;
-    private final CpudlReference refNew;
 
     CpudlSteps(CpudlModel m) {
         this.m = m;
@@ -60,8 +58,7 @@ public final class CpudlSteps {
         this.task = new DlTask(0, m.aff[0], 0, 0);
         this.work.setAccessBudget(accessBudget(n));
         this.race = m.findRace ? new CpudlRace(n) : null;
-        this.refOld = m.findRace ? new CpudlReference(n) : null;
-        this.refNew = m.findRace ? new CpudlReference(n) : null;
+
     }
 
     /**
@@ -298,9 +295,7 @@ public final class CpudlSteps {
         if (race == null) {
             return null;
         }
-        l.decodeRef(s, refOld);
-        l.decodeRef(nx, refNew);
-        return race.check(m, cp, refOld, refNew, l.live(s) | l.live(nx), task);
+        return race.check(m, cp, s, nx, l.live(s) | l.live(nx), task);
     }
 
     /** Encodes {@link #work} into {@link #nx} (a copy of {@code s}); false, with {@link #nx} the fault state, if a field is outside its meaning. */
