@@ -81,7 +81,7 @@ class VariantFileCliTest {
         Path file = withDlZeroInsert(newVariant(dir, "cpudl", "mine"));
         Cli c = Cli.run("check", "cpudl", "--variant-file", file.toString(), "--property", "heap-order", "--quiet");
         assertThat(c.exit).as(c.out + c.err).isEqualTo(1);
-        assertThat(c.out).contains("model cpudl, variant mine (cpus=4 depth=4 keys=edge hotplug=off capacity=sym)")
+        assertThat(c.out).contains("model cpudl, variant mine (cpus=4 depth=4 keys=edge hotplug=off capacity=sym find-race=on)")
                 .contains("variant file: " + file.toAbsolutePath().normalize() + " (sha256 " + sha256(file) + ")")
                 .contains("heap-order    VIOLATED    shortest trace 2 steps")
                 .contains("cpudl_set(cpu=0, dl=2^63)").contains("cpudl_set(cpu=1, dl=2^63+1)")

@@ -29,6 +29,16 @@ public final class Cpudl {
     public final Cpumask freeCpus;
     /** Element field stores since the last {@link #resetWrites()}. */
     private long writes;
+    /** Element field accesses since the last {@link #resetWrites()}, counted only while {@link #accessBudget} is set. */
+    private long accesses;
+    /** Accesses one call may make before it is stopped as runaway ({@link CpudlFault.Runaway}); 0: unbounded. */
+    private long accessBudget;
+    /** The kernel checks ({@code WARN_ON}) that fired since the last {@link #resetWrites()}: bit {@code 1 << code}. */
+    private int warned;
+    /** The value the first check that fired was about (a CPU id). */
+    private long warnedValue;
+    /** Records the views a lockless cpudl_find could read during a call ({@link CpudlRace}); null: not recording. */
+    private CpudlRace race;
 
     /*
      * The kernel state outside struct cpudl that cpudeadline.c reads: not part of the heap, set by
@@ -133,35 +143,59 @@ public final class Cpudl {
 
     /** {@code cp->elements[h].cpu}. */
     public int cpu(int h) {
+        touch();
         return cpu[h];
     }
 
     /** {@code cp->elements[h].dl}. */
     public long dl(int h) {
+        touch();
         return dl[h];
     }
 
     /** {@code cp->elements[c].idx}. */
     public int idx(int c) {
+        touch();
         return idx[c];
     }
 
     /** {@code cp->elements[h].cpu = v} (counted). */
     public void setCpu(int h, int v) {
+        if (race != null) {
+            race.view(this);
+        }
         cpu[h] = v;
         writes++;
+        touch();
+        if (race != null) {
+            race.view(this);
+        }
     }
 
     /** {@code cp->elements[h].dl = v} (counted). */
     public void setDl(int h, long v) {
+        if (race != null) {
+            race.view(this);
+        }
         dl[h] = v;
         writes++;
+        touch();
+        if (race != null) {
+            race.view(this);
+        }
     }
 
     /** {@code cp->elements[c].idx = v} (counted). */
     public void setIdx(int c, int v) {
+        if (race != null) {
+            race.view(this);
+        }
         idx[c] = v;
         writes++;
+        touch();
+        if (race != null) {
+            race.view(this);
+        }
     }
 
     public long writes() {
@@ -170,6 +204,71 @@ public final class Cpudl {
 
     public void resetWrites() {
         writes = 0;
+        accesses = 0;
+        warned = 0;
+        warnedValue = 0;
+    }
+
+    private void touch() {
+        if (accessBudget != 0 && ++accesses > accessBudget) {
+            throw new CpudlFault.Runaway(accessBudget);
+        }
+    }
+
+    /**
+     * Bounds the element accesses of each following call (0: unbounded): a call beyond it throws
+     * {@link CpudlFault.Runaway}, so a heapify loop that never ends is a verdict, not a hang.
+     */
+    public void setAccessBudget(long budget) {
+        accessBudget = budget;
+    }
+
+    /** Starts (non-null) or stops recording the views a lockless cpudl_find could read. */
+    void recordRace(CpudlRace r) {
+        if (r != null) {
+            r.reset();
+            r.view(this);
+        } else if (race != null) {
+            race.view(this);
+        }
+        race = r;
+    }
+
+    /** {@code elements[h].cpu} without counting an access (for the race views). */
+    int rawCpu(int h) {
+        return cpu[h];
+    }
+
+    /** {@code elements[h].dl} without counting an access (for the race views). */
+    long rawDl(int h) {
+        return dl[h];
+    }
+
+    /** {@code cpu_present(cpu)}: every CPU id below {@code nr_cpu_ids} is present (the model has no physically absent CPU). */
+    @Kernel(function = "cpu_present", file = "include/linux/cpumask.h", version = "v6.12")
+    public boolean cpuPresent(int c) {
+        return c >= 0 && c < nrCpus;
+    }
+
+    /** {@code WARN_ON(cond)}: records that kernel check {@code code} ({@link CpudlFault}) fired about {@code value}. */
+    public boolean warnOn(boolean cond, int code, long value) {
+        if (cond) {
+            if (warned == 0) {
+                warnedValue = value;
+            }
+            warned |= 1 << code;
+        }
+        return cond;
+    }
+
+    /** The checks that fired since the last {@link #resetWrites()}, bit {@code 1 << code}. */
+    public int warnings() {
+        return warned;
+    }
+
+    /** The value the first check that fired was about. */
+    public long warnedValue() {
+        return warnedValue;
     }
 
     /** {@code parent(i)} in kernel/sched/cpudeadline.c. */

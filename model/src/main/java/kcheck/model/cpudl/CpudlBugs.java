@@ -168,4 +168,18 @@ public final class CpudlBugs {
             return 0;
         }
     }
+
+    /**
+     * Fix a23eadfae2fd ("sched/deadline: Fix wrap-around in DL heap", mainline v4.8-rc2) undone in
+     * the v4.8 port ({@link CpudlV48Rc2}): the insert stores {@code dl = 0} in the new leaf, so
+     * {@code cpudl_change_key()} compares the real deadline with 0, and a deadline at or above
+     * 2^63 (negative as s64) counts as earlier than 0: the new entry is sifted down from a leaf
+     * instead of up. This is exactly {@link CpudlV48}, the {@code before} variant.
+     */
+    public static final class WrapAroundInsert extends CpudlV48 {
+        @Override
+        public String version() {
+            return "v4.8 before a23eadfae2fd";
+        }
+    }
 }

@@ -40,6 +40,10 @@ final class CpudlDecoder {
         if (action < m.hotplugBase) {
             return new StepInfo("cpudl_clear(cpu=" + (action - m.clearOffBase) + ") on an offline runqueue", m.clearCite);
         }
+        if (action >= m.raceBase && action < m.findBase) {
+            StepInfo w = describe(action - m.raceBase);
+            return new StepInfo(w.label() + " with a lockless cpudl_find racing", w.kernelFunction());
+        }
         if (action < m.findBase) {
             int c = (action - m.hotplugBase) / 4;
             int h = (action - m.hotplugBase) % 4;
@@ -99,6 +103,11 @@ final class CpudlDecoder {
         CpudlReference r = new CpudlReference(m.n);
         l.decodeRef(s, r);
         String op = "op " + l.depth.getInt(s) + ": ";
+        if (l.faultCode(s) != CpudlFault.NONE) {
+            /* the call was stopped where the kernel would flag it: the heap is shown as it was before the call */
+            op = "before op " + l.depth.getInt(s) + ": ";
+            out.field(FieldSink.SHARED, "flagged", CpudlFault.property(l.faultCode(s)) + ": " + l.faultExplanation(s));
+        }
         out.field(FieldSink.SHARED, "heap", op + c.heapString());
         out.field(FieldSink.SHARED, "idx", op + c.idxString());
         out.field(FieldSink.SHARED, "free_cpus", c.freeCpus.toString());

@@ -35,6 +35,8 @@ public final class CpudlFind {
                 laterMask.setCpu(bestCpu);
             }
         }
+        /* out: */
+        cp.warnOn(bestCpu != -1 && !cp.cpuPresent(bestCpu), CpudlFault.WARN_FIND_BEST_CPU, bestCpu);
         return bestCpu;
     }
 }

@@ -14,8 +14,11 @@ import kcheck.model.ModelLimitException;
  * state and its earliest deadline) and the capacity dimension (per CPU big or little), only when
  * those parameters are on, so that at their defaults the packing is the one of earlier releases.
  *
- * <p>Every value a variant stores is checked here, where the packing assumes it, and a value
- * outside the packed range is a {@link ModelLimitException} naming the limit.
+ * <p>Every value a variant stores is checked here, where the packing assumes it. A value outside
+ * the field's kernel meaning (a size beyond nr_cpu_ids, a slot's cpu that is not a CPU, an idx
+ * that is neither IDX_INVALID nor a slot, more stores than O(log n)) is a state the kernel would
+ * flag: {@link CpudlFault.Flagged}, a verdict. Only a deadline outside the {@code keys} domain, which
+ * the kernel allows, is a {@link ModelLimitException}.
  */
 final class CpudlLayout {
     /** Runqueue states of the hotplug dimension (field {@code cpuState}). */
@@ -48,6 +51,10 @@ final class CpudlLayout {
     final Layout.Field[] cpuState;
     final Layout.Field[] rqdl;
     final Layout.Field[] big;
+    /** A state the kernel would flag ({@link CpudlFault}): its code, argument (slot or CPU) and value (16-bit). */
+    final Layout.Field fault;
+    final Layout.Field faultArg;
+    final Layout.Field faultValue;
     final int width;
 
     CpudlLayout(int n, int maxDepth, DeadlineDomain dom, boolean writesOn, boolean same, boolean hotplug, boolean capacityBits) {
@@ -95,6 +102,9 @@ final class CpudlLayout {
             rqdl[c] = layout.fieldFor(hotplug ? dn : 0);
             big[c] = layout.field(capacityBits ? 1 : 0);
         }
+        fault = layout.fieldFor(CpudlFault.MAX);
+        faultArg = layout.fieldFor(Math.max(n, 1));
+        faultValue = layout.field(16);
         width = layout.words();
     }
 
@@ -180,7 +190,7 @@ final class CpudlLayout {
         Layout.Field[] dls = shadow ? shDl : slotDl;
         Layout.Field[] idxs = shadow ? shIdx : idxF;
         if (c.size < 0 || c.size > n) {
-            throw new ModelLimitException("cpudl packs size as 0.." + n + " (the number of CPUs): this variant left size = " + c.size);
+            throw new CpudlFault.Flagged(CpudlFault.SIZE, 0, c.size);
         }
         sz.set(t, c.size);
         int kept = Math.max(c.size, 1);
@@ -188,8 +198,8 @@ final class CpudlLayout {
             if (h < kept) {
                 int x = c.cpu(h);
                 if (x < 0 || x >= n) {
-                    throw new ModelLimitException("cpudl packs elements[h].cpu as a CPU id 0.." + (n - 1) + " for h < size: this variant "
-                            + "stored " + x + " in elements[" + h + "].cpu");
+                    /* slot 0 of an empty heap is read by the next cpudl_find as best_cpu (cpudeadline.c:151) */
+                    throw h < c.size ? new CpudlFault.Flagged(CpudlFault.SLOT_CPU, h, x) : new CpudlFault.Flagged(CpudlFault.WARN_FIND_BEST_CPU, 0, x);
                 }
                 cpus[h].set(t, x);
                 dls[h].set(t, slotCode(c.dl(h), h));
@@ -201,8 +211,7 @@ final class CpudlLayout {
         for (int x = 0; x < n; x++) {
             int i = c.idx(x);
             if (i < -1 || i >= n) {
-                throw new ModelLimitException("cpudl packs elements[c].idx as IDX_INVALID (-1) or a slot 0.." + (n - 1) + ": this variant "
-                        + "stored " + i + " in elements[" + x + "].idx");
+                throw new CpudlFault.Flagged(CpudlFault.IDX, x, i);
             }
             idxs[x].set(t, i + 1);
         }
@@ -227,11 +236,28 @@ final class CpudlLayout {
     /** Stores the element-store count of the last call ({@code kind}: 0 set, 1 clear, 2 a hotplug path). */
     void setWrites(long[] t, long stores, int kind) {
         if (stores > writes.max()) {
-            throw new ModelLimitException("cpudl packs the writes metric in " + Layout.bitsFor(writes.max()) + " bits (at most " + writes.max()
-                    + " element stores per call at " + n + " CPUs): this variant made " + stores);
+            throw new CpudlFault.Flagged(CpudlFault.WORK, 1, writes.max());
         }
         writes.set(t, stores);
         opKind.set(t, kind);
+    }
+
+    /** Marks {@code t} as the fault state of {@code f}. */
+    void setFault(long[] t, CpudlFault.Flagged f) {
+        fault.set(t, f.code);
+        faultArg.set(t, Math.max(0, Math.min(f.arg, (int) faultArg.max())));
+        long v = f.value < Short.MIN_VALUE || f.value > Short.MAX_VALUE ? Short.MIN_VALUE : f.value;
+        faultValue.set(t, v & 0xffff);
+    }
+
+    int faultCode(long[] s) {
+        return fault.getInt(s);
+    }
+
+    /** The fault state's explanation ({@link CpudlFault#explain}). */
+    String faultExplanation(long[] s) {
+        long v = (short) faultValue.getInt(s);
+        return CpudlFault.explain(fault.getInt(s), faultArg.getInt(s), v == Short.MIN_VALUE ? Long.MIN_VALUE : v, n);
     }
 
     /* ---- hotplug and the reference ---- */

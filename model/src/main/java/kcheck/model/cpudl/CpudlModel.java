@@ -53,6 +53,8 @@ public final class CpudlModel implements Model {
     final String capacityMode;
     final boolean asymDims;
     final boolean findCpu;
+    /** {@code find-race=on}: a lockless cpudl_find races with every cpudl_set/cpudl_clear ({@link CpudlRace}). */
+    final boolean findRace;
 
     final Cpumask[] aff;
     final int affCount;
@@ -64,6 +66,7 @@ public final class CpudlModel implements Model {
     final int clearBase;
     final int clearOffBase;
     final int hotplugBase;
+    final int raceBase;
     final int findBase;
 
     final String setCite;
@@ -93,6 +96,8 @@ public final class CpudlModel implements Model {
         this.capacityMode = params.asMap().getOrDefault("capacity", "sym");
         this.asymDims = !capacityMode.equals("sym");
         this.findCpu = impl.findReturnsCpu();
+        /* the racing reader reads free_cpus as one word: above 64 CPUs find-race is off (documented with the parameter) */
+        this.findRace = params.asMap().getOrDefault("find-race", "on").equals("on") && selected.contains("find-race") && n <= 64;
 
         List<Cpumask> masks = new ArrayList<>();
         Cpumask all = new Cpumask(n);
@@ -122,7 +127,8 @@ public final class CpudlModel implements Model {
         this.clearBase = n * dn;
         this.clearOffBase = clearBase + n;
         this.hotplugBase = clearOffBase + (hotplug ? n : 0);
-        this.findBase = hotplugBase + (hotplug ? 4 * n : 0);
+        this.raceBase = hotplugBase + (hotplug ? 4 * n : 0);
+        this.findBase = raceBase + (findRace ? hotplugBase : 0);
         this.codeCount = findCpu ? n + 2 : 1L << Math.min(n + 1, 62);
         if (findSteps && !findStepsFit(n, dn, findCpu, asymDims, hotplug)) {
             int max = 1;
@@ -171,7 +177,7 @@ public final class CpudlModel implements Model {
         }
         long affinities = 1 + (n >= 2 ? n : 0) + (n >= 3 ? n : 0);
         long tasks = dn * affinities * (asym ? CpudlCapacity.DENSITIES.length * (long) n : 1);
-        long findBase = (long) n * dn + n + (hotplug ? 5L * n : 0);
+        long findBase = 2 * ((long) n * dn + n + (hotplug ? 5L * n : 0)); /* with find-race's steps */
         long codes = findCpu ? n + 2 : 1L << Math.min(n + 1, 62);
         return tasks <= (Integer.MAX_VALUE - findBase) / codes;
     }
@@ -202,7 +208,9 @@ public final class CpudlModel implements Model {
         this.clearBase = m.clearBase;
         this.clearOffBase = m.clearOffBase;
         this.hotplugBase = m.hotplugBase;
+        this.raceBase = m.raceBase;
         this.findBase = m.findBase;
+        this.findRace = m.findRace;
         this.setCite = m.setCite;
         this.clearCite = m.clearCite;
         this.onlineCite = m.onlineCite;
@@ -284,7 +292,7 @@ public final class CpudlModel implements Model {
 
     @Override
     public boolean isFinal(long[] s) {
-        return layout.depth.getInt(s) == maxDepth;
+        return layout.depth.getInt(s) == maxDepth || layout.faultCode(s) != CpudlFault.NONE;
     }
 
     @Override

@@ -96,4 +96,44 @@ public final class CpudlMutants {
             return super.find(cp, p, laterMask);
         }
     }
+
+    /**
+     * {@code cpudl_heapify_up()} that pulls the parent down but forgets {@code idx = p}: the loop
+     * stays on the same slot and never ends once an entry has to climb (in the kernel: a CPU spinning
+     * forever with {@code cp->lock} held and interrupts off). Breaks {@code bounded-work}.
+     */
+    public static final class HeapifyUpLoops extends CpudlV49 {
+        @Override
+        public String version() {
+            return "v4.9 (mutant: heapify_up does not climb)";
+        }
+
+        @Override
+        @Kernel(function = "cpudl_heapify_up", file = "kernel/sched/cpudeadline.c", version = "v4.9 (mutant: heapify_up does not climb)")
+        protected void cpudlHeapifyUp(Cpudl cp, int idx) {
+            int p;
+
+            int origCpu = cp.cpu(idx);
+            long origDl = cp.dl(idx);
+
+            if (idx == 0) {
+                return;
+            }
+
+            do {
+                p = Cpudl.parent(idx);
+                if (Deadlines.dlTimeBefore(origDl, cp.dl(p))) {
+                    break;
+                }
+                /* pull parent onto idx */
+                cp.setCpu(idx, cp.cpu(p));
+                cp.setDl(idx, cp.dl(p));
+                cp.setIdx(cp.cpu(idx), idx);
+            } while (idx != 0);
+            /* actual push up of saved original values orig_* */
+            cp.setCpu(idx, origCpu);
+            cp.setDl(idx, origDl);
+            cp.setIdx(cp.cpu(idx), idx);
+        }
+    }
 }

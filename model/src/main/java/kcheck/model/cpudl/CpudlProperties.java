@@ -29,7 +29,9 @@ final class CpudlProperties {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new HeapInvariant("heap-order"), new HeapInvariant("index-consistent"),
                 new HeapInvariant("root-is-latest"), new HeapInvariant("free-cpus"), new FindProperty("find-sound"),
-                new FindProperty("find-capacity"), new HeapInvariant("same-heap"), new Writes())) {
+                new FindProperty("find-capacity"), new HeapInvariant("same-heap"), new Writes(), new FaultInvariant("warn-cpu-present"),
+                new FaultInvariant("warn-find-best-cpu"), new FaultInvariant("sanity-fields"), new FaultInvariant("sanity-bounds"),
+                new FaultInvariant("bounded-work"), new FaultInvariant("find-race"))) {
             if (m.selected.contains(p.id())) {
                 out.add(p);
             }
@@ -96,6 +98,39 @@ final class CpudlProperties {
                     : CpudlInvariants.sameHeap(x.cp, x.other, m.variant, m.partner.version());
             default -> throw new IllegalArgumentException(id);
         };
+    }
+
+    /**
+     * A kernel check or sanity property: violated exactly in the fault states of its codes
+     * ({@link CpudlFault}), which a call of the variant reaches when the kernel would flag it.
+     */
+    private final class FaultInvariant extends Invariant {
+        FaultInvariant(String id) {
+            super(id, CpudlFactory.describe(id));
+        }
+
+        @Override
+        public boolean holds(long[] s) {
+            int code = l.faultCode(s);
+            return code == CpudlFault.NONE || !id().equals(CpudlFault.property(code));
+        }
+
+        @Override
+        public String explain(long[] s) {
+            if (holds(s)) {
+                return description();
+            }
+            if (l.faultCode(s) == CpudlFault.RACE) {
+                /* name the racing task as a find step would */
+                long task = (short) l.faultValue.getInt(s);
+                String label = m.decoder.describe((int) (m.findBase + task * m.codeCount)).label();
+                String find = label.substring(0, label.lastIndexOf(" = "));
+                return "a lockless " + find + " racing with this call (reading free_cpus, elements[0].cpu and elements[0].dl at "
+                        + "points of the call's stores) offers cpu " + l.faultArg.getInt(s) + ", which the task could use neither before "
+                        + "nor after the call (not allowed, or neither free nor in the heap)";
+            }
+            return l.faultExplanation(s);
+        }
     }
 
     /** An invariant checked by {@link #heapCheck}. */

@@ -76,6 +76,8 @@ public class CpudlRfcV2 extends CpudlV49 {
         int oldIdx;
         int newCpu;
 
+        cp.warnOn(!cp.cpuPresent(cpu), CpudlFault.WARN_CPU_PRESENT, cpu);
+
         oldIdx = cp.idx(cpu);
         if (oldIdx == IDX_INVALID) {
             /* Nothing to remove if old_idx was invalid. */

@@ -40,9 +40,9 @@ public final class CpudlSteps {
     private final Cpudl sh;
     private final Cpudl shWork;
     private final Cpumask later;
-    private final int[] valueCount;
     private final long[] caps;
     private final DlTask task;
+    private final CpudlRace race;
 
     CpudlSteps(CpudlModel m) {
         this.m = m;
@@ -54,14 +54,29 @@ public final class CpudlSteps {
         this.sh = Cpudl.init(n);
         this.shWork = Cpudl.init(n);
         this.later = new Cpumask(n);
-        this.valueCount = new int[m.dn];
         this.caps = m.asymDims ? m.fixedCapacities() : null;
         this.task = new DlTask(0, m.aff[0], 0, 0);
+        this.work.setAccessBudget(accessBudget(n));
+        this.race = m.findRace ? new CpudlRace(n) : null;
+
     }
+
+    /**
+     * The element accesses one call may make: O(log n), generous (a heapify level reads and writes
+     * at most about ten fields; a call runs at most two heapify walks and a removal). Beyond it the
+     * call is stopped: {@code bounded-work} VIOLATED.
+     */
+    static long accessBudget(int n) {
+        return 64L * (kcheck.model.Layout.bitsFor(n) + 2);
+    }
+
 
     void successors(long[] s, StepSink out) {
         int n = m.n;
         int dn = m.dn;
+        if (l.faultCode(s) != CpudlFault.NONE) {
+            return; /* a state the kernel flagged: terminal */
+        }
         int d = l.depth.getInt(s);
         l.decodeMain(s, cp, caps);
         long live = l.live(s);
@@ -70,34 +85,35 @@ public final class CpudlSteps {
             if (compare) {
                 l.decodeHeap(s, sh, true);
             }
-            java.util.Arrays.fill(valueCount, 0);
-            for (int c = 0; c < n; c++) {
-                int code = l.rqCode(s, c);
-                if (code != 0) {
-                    valueCount[code - 1]++;
-                }
-            }
             for (int c = 0; c < n; c++) {
                 if (l.state(s, c) == CpudlLayout.OUT) {
                     continue;
                 }
-                int own = l.rqCode(s, c);
-                long others = own != 0 && valueCount[own - 1] == 1 ? live & ~(1L << (own - 1)) : live;
+                /*
+                 * the window holds the CPU's current deadline too: an update compares the new key with it (v4.8's
+                 * cpudl_change_key), and in the kernel the old and the new earliest deadline of a runqueue are both
+                 * near the clock
+                 */
+                long others = live;
                 for (int k = 0; k < dn; k++) {
                     if (!m.dom.windowed(others | (1L << k))) {
                         continue;
                     }
-                    if (!run(0, c, k, false, s)) {
+                    if (!run(0, c, k, false, s) || !encode(s, d)) {
+                        out.step(0, c * dn + k, nx);
                         continue;
                     }
-                    System.arraycopy(s, 0, nx, 0, l.width);
-                    l.encodeMain(work, nx);
                     l.ref[c].set(nx, k + 1);
                     if (l.hotplug) {
                         l.rqdl[c].set(nx, k + 1);
                     }
-                    finish(nx, d, 0, compare, c, k, false, s);
+                    CpudlFault.Flagged raced = raceCheck(s);
+                    finishOrFault(nx, d, 0, compare, c, k, false, s);
                     out.step(0, c * dn + k, nx);
+                    if (raced != null) {
+                        toFault(s, d, raced);
+                        out.step(0, m.raceBase + c * dn + k, nx);
+                    }
                 }
             }
             for (int c = 0; c < n; c++) {
@@ -106,17 +122,21 @@ public final class CpudlSteps {
                     continue;
                 }
                 boolean online = st == CpudlLayout.ON;
-                if (!run(1, c, -1, online, s)) {
+                if (!run(1, c, -1, online, s) || !encode(s, d)) {
+                    out.step(0, (online ? m.clearBase : m.clearOffBase) + c, nx);
                     continue;
                 }
-                System.arraycopy(s, 0, nx, 0, l.width);
-                l.encodeMain(work, nx);
                 l.ref[c].set(nx, 0);
                 if (l.hotplug) {
                     l.rqdl[c].set(nx, 0);
                 }
-                finish(nx, d, 1, compare, c, -1, online, s);
+                CpudlFault.Flagged raced = raceCheck(s);
+                finishOrFault(nx, d, 1, compare, c, -1, online, s);
                 out.step(0, (online ? m.clearBase : m.clearOffBase) + c, nx);
+                if (raced != null) {
+                    toFault(s, d, raced);
+                    out.step(0, m.raceBase + (online ? m.clearBase : m.clearOffBase) + c, nx);
+                }
             }
             if (l.hotplug) {
                 for (int c = 0; c < n; c++) {
@@ -126,11 +146,10 @@ public final class CpudlSteps {
                         if (offline ? st != CpudlLayout.ON : st != (h == 2 ? CpudlLayout.OFF : CpudlLayout.OUT)) {
                             continue;
                         }
-                        if (!run(offline ? 2 : 3, c, -1, false, s)) {
+                        if (!run(offline ? 2 : 3, c, -1, false, s) || !encode(s, d)) {
+                            out.step(0, m.hotplugBase + 4 * c + h, nx);
                             continue;
                         }
-                        System.arraycopy(s, 0, nx, 0, l.width);
-                        l.encodeMain(work, nx);
                         if (offline) {
                             l.ref[c].set(nx, 0);
                             l.cpuState[c].set(nx, h == 0 ? CpudlLayout.OFF : CpudlLayout.OUT);
@@ -138,7 +157,7 @@ public final class CpudlSteps {
                             l.ref[c].set(nx, l.rqdl[c].get(s));
                             l.cpuState[c].set(nx, CpudlLayout.ON);
                         }
-                        finish(nx, d, 2 + h, compare, c, -1, false, s);
+                        finishOrFault(nx, d, 2 + h, compare, c, -1, false, s);
                         out.step(0, m.hotplugBase + 4 * c + h, nx);
                     }
                 }
@@ -167,10 +186,14 @@ public final class CpudlSteps {
                             task.cpusMask = m.aff[a];
                             task.dlDensity = m.densities[di];
                             task.cpu = tc;
+                            cp.resetWrites();
                             int ans = m.impl.find(cp, task, later);
                             long code = answerCode(ans, later);
                             long taskIndex = (((long) t * m.affCount + a) * dens + di) * m.taskCpus + tc;
                             System.arraycopy(s, 0, nx, 0, l.width);
+                            if (cp.warnings() != 0) {
+                                toFault(s, l.depth.getInt(s), warned(cp));
+                            }
                             out.step(0, (int) (m.findBase + taskIndex * m.codeCount + code), nx);
                         }
                     }
@@ -210,33 +233,96 @@ public final class CpudlSteps {
 
     /**
      * Runs one operation of the variant on a copy of the decoded heap ({@link #work}): kind 0 set,
-     * 1 clear, 2 rq_offline_dl, 3 rq_online_dl. An implementation that indexes outside
-     * {@code elements[]} (a memory-safety error in the kernel) can only do so from a heap whose
-     * index is already inconsistent (so {@code index-consistent} is violated already): that step is
-     * not explored. From a consistent heap it is beyond what the model represents.
+     * 1 clear, 2 rq_offline_dl, 3 rq_online_dl. Returns false, with {@link #nx} the fault state, when
+     * the call ends in a state the kernel would flag: a {@code WARN_ON} fired (checked first: in the
+     * kernel it fires before the access it guards), an access outside {@code elements[]}, or more
+     * accesses than the O(log n) budget (a loop that does not end).
      */
     private boolean run(int kind, int c, int k, boolean online, long[] s) {
         work.copyFrom(cp);
         work.resetWrites();
+        CpudlFault.Flagged f = null;
+        boolean record = race != null && kind <= 1;
+        if (record) {
+            work.recordRace(race);
+        }
         try {
             apply(m.impl, work, kind, c, k, online, s);
-            return true;
+        } catch (CpudlFault.Runaway e) {
+            f = new CpudlFault.Flagged(CpudlFault.WORK, 0, e.budget);
         } catch (IndexOutOfBoundsException e) {
-            if (CpudlInvariants.indexConsistent(cp) != null) {
-                return false;
+            f = new CpudlFault.Flagged(CpudlFault.BOUNDS, 0, outOfBoundsIndex(e));
+        } finally {
+            if (record) {
+                work.recordRace(null);
             }
-            throw new ModelLimitException("cpudl cannot represent a call that indexes outside elements[] (a memory-safety error in the "
-                    + "kernel): variant " + m.variant + " did so in " + label(kind, c, k, online) + " on the consistent heap " + cp
-                    + ": " + e.getMessage());
+        }
+        if (work.warnings() != 0) {
+            f = warned(work);
+        }
+        if (f != null) {
+            toFault(s, l.depth.getInt(s), f);
+            return false;
+        }
+        return true;
+    }
+
+    /** The first kernel check that fired on {@code c}, as a fault. */
+    private static CpudlFault.Flagged warned(Cpudl c) {
+        int code = Integer.numberOfTrailingZeros(c.warnings());
+        return new CpudlFault.Flagged(code, 0, c.warnedValue());
+    }
+
+    /** The index of an {@code IndexOutOfBoundsException} ("Index 5 out of bounds for length 4"), or Long.MIN_VALUE. */
+    private static long outOfBoundsIndex(IndexOutOfBoundsException e) {
+        String msg = e.getMessage();
+        if (msg != null && msg.startsWith("Index ")) {
+            int end = msg.indexOf(' ', 6);
+            try {
+                return Long.parseLong(msg.substring(6, end < 0 ? msg.length() : end));
+            } catch (NumberFormatException x) {
+                return Long.MIN_VALUE;
+            }
+        }
+        return Long.MIN_VALUE;
+    }
+
+    /**
+     * With {@code find-race}: the fault of a lockless cpudl_find racing with the call just run
+     * ({@link #work} after, {@link #cp} before, {@link #nx} the successor with its reference), or null.
+     */
+    private CpudlFault.Flagged raceCheck(long[] s) {
+        if (race == null) {
+            return null;
+        }
+        return race.check(m, cp, s, nx, l.live(s) | l.live(nx), task);
+    }
+
+    /** Encodes {@link #work} into {@link #nx} (a copy of {@code s}); false, with {@link #nx} the fault state, if a field is outside its meaning. */
+    private boolean encode(long[] s, int d) {
+        System.arraycopy(s, 0, nx, 0, l.width);
+        try {
+            l.encodeMain(work, nx);
+            return true;
+        } catch (CpudlFault.Flagged f) {
+            toFault(s, d, f);
+            return false;
         }
     }
 
-    private String label(int kind, int c, int k, boolean online) {
-        return switch (kind) {
-            case 0 -> m.decoder.describe(c * m.dn + k).label();
-            case 1 -> m.decoder.describe((online ? m.clearBase : m.clearOffBase) + c).label();
-            default -> m.decoder.describe(m.hotplugBase + 4 * c + (kind == 2 ? 0 : 2)).label();
-        };
+    /** {@link #nx} := the fault state after {@code s}: the heap as it was, one call more, the fault recorded. */
+    private void toFault(long[] s, int d, CpudlFault.Flagged f) {
+        System.arraycopy(s, 0, nx, 0, l.width);
+        l.depth.set(nx, Math.min(d + 1, (int) l.depth.max()));
+        l.setFault(nx, f);
+    }
+
+    private void finishOrFault(long[] t, int d, int kind, boolean compare, int cpu, int k, boolean online, long[] s) {
+        try {
+            finish(t, d, kind, compare, cpu, k, online, s);
+        } catch (CpudlFault.Flagged f) {
+            toFault(s, d, f);
+        }
     }
 
     private void apply(CpudlHeap heap, Cpudl on, int kind, int c, int k, boolean online, long[] s) {
@@ -287,9 +373,13 @@ public final class CpudlSteps {
         return true;
     }
 
-    /** The calls at {@code s}, in step order (for the conformance walk). */
+    /** The calls at {@code s}, in step order (for the conformance walk; calls that end in a fault are left out). */
     void calls(long[] s, CallSink sink) {
-        StepSink collect = (actor, action, next) -> emitCall(s, action, sink);
+        StepSink collect = (actor, action, next) -> {
+            if (l.faultCode(next) == CpudlFault.NONE) {
+                emitCall(s, action, sink);
+            }
+        };
         successors(s, collect);
     }
 

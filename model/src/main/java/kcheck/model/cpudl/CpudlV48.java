@@ -90,6 +90,8 @@ public class CpudlV48 implements CpudlHeap {
         int oldIdx;
         int newCpu;
 
+        cp.warnOn(!cp.cpuPresent(cpu), CpudlFault.WARN_CPU_PRESENT, cpu);
+
         oldIdx = cp.idx(cpu);
         if (isValid == 0) {
             /* remove item */

@@ -119,6 +119,8 @@ public class CpudlV49 implements CpudlHeap {
         int oldIdx;
         int newCpu;
 
+        cp.warnOn(!cp.cpuPresent(cpu), CpudlFault.WARN_CPU_PRESENT, cpu);
+
         oldIdx = cp.idx(cpu);
         if (oldIdx == IDX_INVALID) {
             /* Nothing to remove if old_idx was invalid. */
@@ -140,6 +142,8 @@ public class CpudlV49 implements CpudlHeap {
     @Kernel(function = "cpudl_set", file = "kernel/sched/cpudeadline.c", version = "v4.9")
     public void set(Cpudl cp, int cpu, long dl) {
         int oldIdx;
+
+        cp.warnOn(!cp.cpuPresent(cpu), CpudlFault.WARN_CPU_PRESENT, cpu);
 
         oldIdx = cp.idx(cpu);
         if (oldIdx == IDX_INVALID) {

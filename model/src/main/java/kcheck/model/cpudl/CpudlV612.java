@@ -100,6 +100,8 @@ public class CpudlV612 extends CpudlV49 {
         } else {
             int bestCpu = cpudlMaximum(cp);
 
+            cp.warnOn(bestCpu != -1 && !cp.cpuPresent(bestCpu), CpudlFault.WARN_FIND_BEST_CPU, bestCpu);
+
             if (p.cpusMask.testCpu(bestCpu) && dlTimeBefore(p.deadline, cp.dl(0))) {
                 if (laterMask != null) {
                     laterMask.setCpu(bestCpu);
@@ -126,6 +128,8 @@ public class CpudlV612 extends CpudlV49 {
     public void clear(Cpudl cp, int cpu, boolean online) {
         int oldIdx;
         int newCpu;
+
+        cp.warnOn(!cp.cpuPresent(cpu), CpudlFault.WARN_CPU_PRESENT, cpu);
 
         oldIdx = cp.idx(cpu);
         if (oldIdx == IDX_INVALID) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-import kcheck.model.ModelLimitException;
 
 /** The cpudl packing on hand-built heaps: field widths, the writes metric, capacities, and the limits encodeHeap refuses. */
 class CpudlLayoutTest {
@@ -29,7 +28,8 @@ class CpudlLayoutTest {
         hot.setWrites(t, hot.writes.max(), 2);
         assertThat(hot.writes.get(t)).isEqualTo(hot.writes.max());
         assertThat(hot.opKind.get(t)).isEqualTo(2);
-        assertThatThrownBy(() -> hot.setWrites(t, hot.writes.max() + 1, 0)).isInstanceOf(ModelLimitException.class);
+        assertThatThrownBy(() -> hot.setWrites(t, hot.writes.max() + 1, 0)).isInstanceOfSatisfying(CpudlFault.Flagged.class,
+                f -> assertThat(f.code).isEqualTo(CpudlFault.WORK));
         CpudlLayout plain = layout(4, true, false, false, false);
         long[] u = new long[plain.width];
         plain.setWrites(u, 3, 1);
@@ -55,16 +55,17 @@ class CpudlLayoutTest {
     }
 
     @Test
-    void encodeHeapRefusesACpuOrAnIndexOutsideTheMachine() {
+    void encodeHeapFlagsACpuOrAnIndexOutsideTheMachine() {
         CpudlLayout l = layout(4, false, false, false, false);
         Cpudl cpu = Cpudl.init(4);
         cpu.size = 1;
         cpu.setCpu(0, 4);
-        assertThatThrownBy(() -> l.encodeHeap(cpu, new long[l.width], false)).isInstanceOf(ModelLimitException.class)
-                .hasMessageContaining("stored 4 in elements[0].cpu");
+        assertThatThrownBy(() -> l.encodeHeap(cpu, new long[l.width], false)).isInstanceOfSatisfying(CpudlFault.Flagged.class,
+                f -> assertThat(CpudlFault.explain(f.code, f.arg, f.value, 4)).isEqualTo("elements[0].cpu = 4 (slot 0 < size) is not a CPU id 0..3"));
         Cpudl idx = Cpudl.init(4);
         idx.setIdx(2, 4);
-        assertThatThrownBy(() -> l.encodeHeap(idx, new long[l.width], false)).isInstanceOf(ModelLimitException.class)
-                .hasMessageContaining("stored 4 in elements[2].idx");
+        assertThatThrownBy(() -> l.encodeHeap(idx, new long[l.width], false)).isInstanceOfSatisfying(CpudlFault.Flagged.class,
+                f -> assertThat(CpudlFault.explain(f.code, f.arg, f.value, 4)).isEqualTo(
+                        "elements[2].idx = 4 is neither IDX_INVALID (-1) nor a heap slot 0..3"));
     }
 }
