@@ -22,7 +22,9 @@ final class RqLockDecoder {
             "rqL.pending, rqL.tail  qspinlock's pending bit and queue tail (CPU id + 1; 0 = no queue)",
             "cpuN.mcs.locked, cpuN.mcs.next  CPU N's MCS node qnodes[0]: handed the queue head / successor (CPU id + 1)",
             "'A -> B'      a step's result: where the spinlock operation goes; '= 0'/'= 1' a trylock's return value",
-            "'\u2192 double_lock_balance returns N'  the step that returns from the call, with its return value");
+            "'\u2192 double_lock_balance returns N'  the step that returns from the call, with its return value",
+            "'spins'       (starvation-free) a spin loop's load that finds its condition still false: the CPU ran, nothing changed",
+            "starvation-watch  (starvation-free) the CPU whose starvation the cycle analysis looks for (one initial state per CPU)");
 
     private final RqLockLayout lay;
     private final RqLockProgram prog;
@@ -46,6 +48,10 @@ final class RqLockDecoder {
             return new StepInfo(prog.label[steps.edge(actor, action)], prog.cite[g]);
         }
         int sp = steps.subOf(action);
+        if (steps.isSpin(actor, action)) {
+            return new StepInfo(prog.head[g] + ": spins (loads, condition still false)", lock.cite(sp).isEmpty() ? prog.cite[g]
+                    : lock.cite(sp) + " \u2190 " + prog.cite[g]);
+        }
         int r = steps.resultOf(actor, action);
         StringBuilder label = new StringBuilder(prog.head[g]).append(lock.label(sp, r));
         if (r < 0) {
@@ -136,6 +142,9 @@ final class RqLockDecoder {
             for (int f = 0; f < shape.node().size(); f++) {
                 out.field(c, "cpu" + c + "." + shape.node().get(f).name(), Integer.toString(lay.node[c][f].getInt(s)));
             }
+        }
+        if (lay.forever) {
+            out.field(FieldSink.SHARED, "starvation-watch", "cpu" + lay.victim.getInt(s));
         }
         for (int l = 0; l < n; l++) {
             if (!prog.config.used(l)) {

@@ -29,10 +29,15 @@ public final class RqLockFactory implements ModelFactory {
             .property("return-contract", Kind.STEP, "return 0 implies this_rq was held throughout the call")
             .property("fifo-entry", Kind.STEP, "if CPU a, inside double_lock_balance, is waiting for lock L when CPU b enters "
                     + "double_lock_balance, then b does not return holding L while a is still in that same wait")
-            .property("bypass", Kind.METRIC, "per CPU id: the largest number of double_lock_balance returns by other CPUs "
-                    + "while this CPU is inside its own call")
-            .property("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "
-                    + "that a CPU which entered after it was already waiting returns holding the lock it still waits for")
+            .property("starvation-free", Kind.PROGRESS, "no fair run in which a CPU stays inside one spin_lock of an rq lock for "
+                    + "ever: the CPUs balance for ever, weak fairness of the CPUs (every CPU runs on every cycle; a spinner whose "
+                    + "condition is false runs its load and finds nothing changed); a lasso whose cycle leaves the watched CPU in "
+                    + "its spin_lock (test-and-set fallbacks, a cmpxchg or pending loop with no bound)")
+            .optInProperty("bypass", Kind.METRIC, "per CPU id: the largest number of double_lock_balance returns by other CPUs "
+                    + "while this CPU is inside its own call (opt-in: counts of finite runs, not with starvation-free)")
+            .optInProperty("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "
+                    + "that a CPU which entered after it was already waiting returns holding the lock it still waits for "
+                    + "(opt-in: counts of finite runs, not with starvation-free)")
             .optInProperty("lockdep-subclass", Kind.STEP, "no CPU takes an rq lock (spin_lock / spin_lock_nested) at a lockdep "
                     + "subclass at which it already holds another rq lock: lockdep's 'possible recursive locking' (rq locks are one "
                     + "lock class); opt-in: variant files written before spin_lock_nested was recorded say spin_lock for both")
@@ -57,6 +62,7 @@ public final class RqLockFactory implements ModelFactory {
             .variant(RqLockRealBugs.BUG_1B12, RqLockRealBugs.Bug1b12bbc74756::new)
             .variant(RqLockRealBugs.BUG_7F1B, RqLockRealBugs.Bug7f1b43936f0e::new)
             .variant(RqLockRealBugs.BUG_2679, RqLockRealBugs.Bug2679a83731d5::new)
+            .variant(RqLockRealBugs.BUG_59FB, RqLockRealBugs.Bug59fb586b4a07::new)
             .variant(VariantInfo.mutant("mutant-split-trylock", "after, over a ticket lock (whatever 'lock' says) whose "
                     + "spin_trylock reads the lock word and claims it in two steps (a test, then a set)"), RqLockMutants.SplitTrylock::new)
             .variant(VariantInfo.mutant("mutant-qspinlock-no-undo", "v6.12 over qspinlock whose pending path does not clear the "

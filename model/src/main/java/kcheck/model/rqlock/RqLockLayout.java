@@ -26,6 +26,12 @@ final class RqLockLayout {
     final boolean fifo;
     final boolean bypass;
     final boolean overtake;
+    /**
+     * {@code starvation-free} is selected: the CPUs balance for ever (after its last pass a CPU
+     * starts again), a CPU whose spin loop finds its condition false takes a spin step (a real
+     * load, no change), and the state names the CPU whose starvation the cycle analysis looks for.
+     */
+    final boolean forever;
 
     final Layout.Field[] pc;
     final Layout.Field[] sub;
@@ -36,6 +42,8 @@ final class RqLockLayout {
     final Layout.Field[] fifoMask;
     final Layout.Field[] byp;
     final Layout.Field[] ovt;
+    /** With {@link #forever}: the CPU the starvation-free cycle analysis watches (fixed per initial state). */
+    final Layout.Field victim;
     final int width;
 
     RqLockLayout(RqLockProgram prog, Params params, java.util.Set<String> selected) {
@@ -47,6 +55,11 @@ final class RqLockLayout {
         this.overtake = selected.contains("overtake");
         this.fifo = selected.contains("fifo-entry") || overtake;
         this.bypass = selected.contains("bypass");
+        this.forever = selected.contains("starvation-free");
+        if (forever && (bypass || overtake)) {
+            throw new kcheck.model.ModelInputException("rq-lock: starvation-free runs the CPUs for ever, so the per-call counts of "
+                    + "bypass and overtake are unbounded: check those metrics in a separate run (without starvation-free)");
+        }
         int calls = prog.callsPerPass();
 
         Layout layout = new Layout();
@@ -76,6 +89,7 @@ final class RqLockLayout {
             byp[c] = layout.fieldFor(bypass ? (long) rounds * calls * (n - 1) : 0);
             ovt[c] = layout.fieldFor(overtake ? (long) rounds * calls * (n - 1) : 0);
         }
+        victim = layout.fieldFor(forever ? n - 1 : 0);
         width = layout.words();
     }
 

@@ -8,6 +8,7 @@ import java.util.StringJoiner;
 import kcheck.model.Deadlock;
 import kcheck.model.Invariant;
 import kcheck.model.Metric;
+import kcheck.model.Progress;
 import kcheck.model.Property;
 import kcheck.model.StepProperty;
 
@@ -29,7 +30,7 @@ final class RqLockProperties {
     List<Property> build(Set<String> selected) {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new MutualExclusion(), Deadlock.standard(), new HoldsBothOnReturn(),
-                new ReturnContract(), new FifoEntry(), new Bypass(), new Overtake(), new LockdepSubclass(), new RqClockCleared())) {
+                new ReturnContract(), new FifoEntry(), new Bypass(), new Overtake(), new LockdepSubclass(), new RqClockCleared(), new StarvationFree())) {
             if (selected.contains(p.id())) {
                 out.add(p);
             }
@@ -227,6 +228,53 @@ final class RqLockProperties {
             return "CPU " + actor + " returns from double_lock_balance without clearing RQCF_UPDATED of rq" + actor + " and rq"
                     + prog.busiest[lay.g(from, actor)] + " since it took their locks: the caller's update_rq_clock() "
                     + "warns WARN_DOUBLE_CLOCK";
+        }
+    }
+
+
+    /**
+     * {@code starvation-free}: no fair run in which the watched CPU stays inside one
+     * {@code spin_lock} for ever. The CPUs balance for ever ({@link RqLockLayout#forever}); the
+     * watched CPU is part of the state (one initial state per CPU), so one cycle analysis covers
+     * every CPU. A non-progress step is any step after which the watched CPU is still in the same
+     * {@code spin_lock} it was in before. Fairness is weak fairness of the CPUs, as hardware
+     * gives it: every CPU runs on every cycle (each CPU owes its class in every state and must
+     * take a step of it on the cycle); a spinner whose condition is false runs its load (a spin
+     * step, which changes nothing), so a lock that is only ever free at moments the spinner does
+     * not look (a test-and-set lock) starves it, while a spinner whose condition holds has only
+     * the step that ends its wait, which fairness forces.
+     */
+    final class StarvationFree extends Progress {
+        StarvationFree() {
+            super("starvation-free", RqLockFactory.describe("starvation-free"));
+        }
+
+        /** The instruction of the watched CPU if it is inside a spin_lock in {@code s}, else -1. */
+        private int acquiring(long[] s) {
+            int v = lay.victim.getInt(s);
+            int g = lay.g(s, v);
+            return prog.op[g] == RqLockProgram.LOCK ? g : -1;
+        }
+
+        @Override
+        public boolean isProgress(long[] from, int actor, int action, long[] to) {
+            int g = acquiring(from);
+            return g < 0 || acquiring(to) != g;
+        }
+
+        @Override
+        public boolean fair() {
+            return true;
+        }
+
+        @Override
+        public long owed(long[] s) {
+            return (1L << n) - 1;
+        }
+
+        @Override
+        public int stepClass(int actor, int action) {
+            return actor;
         }
     }
 

@@ -21,6 +21,11 @@ public final class RqLockRealBugs {
             "the unfair (!CONFIG_PREEMPT) double_lock_balance with find_lock_lowest_rq's exit path releasing lowest_rq by "
                     + "raw_spin_unlock instead of double_unlock_balance; push_rt_task's retry calls double_lock_balance again "
                     + "(lockdep-subclass, calls=2, preempt=n)");
+    static final VariantInfo BUG_59FB = VariantInfo.realBug("59fb586b4a07",
+            "locking/qspinlock: Remove unbounded cmpxchg() loop from locking slowpath", "v4.18",
+            "v6.12 over qspinlock (whatever 'lock' says) whose pending path is v4.17's cmpxchg() loop (0,0,0 -> 0,0,1 or "
+                    + "0,0,1 -> 0,1,1, retried with the value found) instead of the fetch_or of the pending bit: a locker can fail "
+                    + "it for ever while others pass the lock around without queueing (starvation-free)");
     static final VariantInfo BUG_2679 = VariantInfo.realBug("2679a83731d5", "sched/core: Avoid obvious double update_rq_clock warning",
             "v5.19", "v5.18's _double_lock_balance and double_rq_lock, which return without double_rq_clock_clear_update: "
                     + "the caller's update_rq_clock() on this_rq or busiest warns WARN_DOUBLE_CLOCK (rq-clock-cleared)");
@@ -101,6 +106,114 @@ public final class RqLockRealBugs {
             doubleRqLock(k, thisRq, busiest);
 
             return 1;
+        }
+    }
+
+    /**
+     * 59fb586b4a07 replaced the pending path's {@code cmpxchg()} loop of
+     * {@code queued_spin_lock_slowpath} (v4.17: retry {@code atomic_cmpxchg_acquire(&lock->val, val,
+     * new)} with the value found until it succeeds or the word shows contention) by an
+     * unconditional {@code atomic_fetch_or_acquire(_Q_PENDING_VAL)} (x86 now: the {@code lock btsl}
+     * of {@code queued_fetch_set_pending_acquire}) and the undo with {@code clear_pending}: "the
+     * cmpxchg() loop is unbounded and lockers can be starved indefinitely if the lock word is seen
+     * to oscillate between unlocked (0,0,0) and locked (0,0,1)". Undone: the v6.12 port with the
+     * loop back; everything else (the bounded pending wait before it, the queue) as in v6.12.
+     */
+    public static final class Bug59fb586b4a07 extends DoubleLockBalanceV612 {
+        @Override
+        public RqSpinlock spinlock(String lockParameter) {
+            return new PendingCmpxchgLoop();
+        }
+    }
+
+    /** v6.12's qspinlock with v4.17's pending {@code cmpxchg()} loop (the lines 59fb586b4a07 removed). */
+    public static final class PendingCmpxchgLoop extends QSpinlock {
+        @Override
+        public String name() {
+            return "qspinlock-v4.17-pending-loop";
+        }
+
+        /** The fast path, keeping the value it found for the loop ({@code queued_spin_lock_slowpath(lock, val)}). */
+        @Override
+        public int queuedSpinLock(Memory m) {
+            int val = readVal(m);
+            int r = super.queuedSpinLock(m);
+            if (r == SET_PENDING) {
+                m.setReg(VAL, val);
+            }
+            return r;
+        }
+
+        /** The bounded pending wait (as v6.12), keeping the value it read for the loop. */
+        @Override
+        public int queuedSpinLockSlowpath(int pc, Memory m) {
+            int val = pc == PENDING_WAIT ? readVal(m) : 0;
+            int r = super.queuedSpinLockSlowpath(pc, m);
+            if (pc == PENDING_WAIT && r == SET_PENDING) {
+                m.setReg(VAL, val);
+            }
+            return r;
+        }
+
+        /**
+         * One pass of the loop: {@code if (val & ~_Q_LOCKED_MASK) goto queue; new = _Q_LOCKED_VAL;
+         * if (val == new) new |= _Q_PENDING_VAL; old = atomic_cmpxchg_acquire(&lock->val, val, new);
+         * if (old == val) break; val = old;}, then {@code if (new == _Q_LOCKED_VAL) return;} or the
+         * wait for the owner.
+         */
+        @Override
+        @Kernel(function = "queued_spin_lock_slowpath", file = "kernel/locking/qspinlock.c", version = "v4.17 (bug: before 59fb586b4a07)")
+        public int queuedFetchSetPendingAcquire(int pc, Memory m) {
+            int val = m.reg(VAL);
+            int nw = Q_LOCKED_VAL;
+            if (val == Q_LOCKED_VAL) {
+                nw |= Q_PENDING_VAL;
+            }
+            int old = readVal(m);
+            if (old == val) {
+                writeVal(m, nw);
+                m.setReg(VAL, 0);
+                return nw == Q_LOCKED_VAL ? DONE : WAIT_OWNER;
+            }
+            if ((old & ~Q_LOCKED_MASK) != 0) {
+                m.setReg(VAL, 0);
+                return NODE_LOCKED_0;
+            }
+            m.setReg(VAL, old);
+            return SET_PENDING;
+        }
+
+        @Override
+        public int[] successors(int pc) {
+            return pc == SET_PENDING ? to(DONE, WAIT_OWNER, NODE_LOCKED_0, SET_PENDING) : super.successors(pc);
+        }
+
+        @Override
+        public long footprint(int pc) {
+            return pc == SET_PENDING ? footprint(FAST) : super.footprint(pc);
+        }
+
+        @Override
+        public String label(int from, int to) {
+            if (from != SET_PENDING) {
+                return super.label(from, to);
+            }
+            return switch (to) {
+                case DONE -> ": cmpxchg(0 -> locked) (taken)";
+                case WAIT_OWNER -> ": cmpxchg(locked -> locked|pending)";
+                case NODE_LOCKED_0 -> ": cmpxchg fails, contended: queue";
+                default -> ": cmpxchg fails, retry with the value found";
+            };
+        }
+
+        @Override
+        public String pcName(int pc, String rq, Memory m) {
+            return pc == SET_PENDING ? "slowpath(" + rq + "): next: pending cmpxchg (expects " + m.reg(VAL) + ")" : super.pcName(pc, rq, m);
+        }
+
+        @Override
+        public String cite(int pc) {
+            return pc == SET_PENDING ? citeOf(PendingCmpxchgLoop.class, "queuedFetchSetPendingAcquire") : super.cite(pc);
         }
     }
 }
