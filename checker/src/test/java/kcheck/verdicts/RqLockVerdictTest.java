@@ -218,4 +218,29 @@ class RqLockVerdictTest {
         }
         assertThat(run("rq-lock", bug, p, property)).isViolatedBy(property);
     }
+
+    /** starvation-free: fair locks hold it (ticket; qspinlock's pending path at 2 CPUs), test-and-set locks starve a spinner. */
+    @ParameterizedTest(name = "{0} {1} cpus={2}: {3}")
+    @CsvSource({
+        "after, ticket, 2, HOLDS", "before, ticket, 2, HOLDS", "v6.12, qspinlock, 2, HOLDS",
+        "v6.12, tas, 2, VIOLATED", "v6.12, qspinlock-virt, 2, VIOLATED", "after, tas, 2, VIOLATED"})
+    void starvationFreeHoldsOnFairLocksAndFailsOnTestAndSet(String variant, String lock, int cpus, Verdict expected) {
+        assertThat(run("rq-lock", variant, params("cpus", "" + cpus, "lock", lock), "starvation-free"))
+                .hasVerdict("starvation-free", expected);
+    }
+
+    /** The real bug 59fb586b4a07 (v4.17's unbounded pending cmpxchg loop) starves a CPU: a lasso in which it only fails the cmpxchg. */
+    @Test
+    void unboundedPendingCmpxchgLoopStarvesACpu() {
+        RunResult r = run("rq-lock", "bug-59fb586b4a07", params("cpus", "2"), "starvation-free");
+        assertThat(r).isViolatedBy("starvation-free");
+        RawTrace t = r.property("starvation-free").trace();
+        assertThat(t.loopStart()).isNotNegative();
+        List<String> cycle = new ArrayList<>();
+        for (int i = t.loopStart(); i < t.length(); i++) {
+            cycle.add(r.model().describe(t.actors()[i], t.actions()[i]).label());
+        }
+        assertThat(cycle).anyMatch(l -> l.contains("cmpxchg fails, retry")).noneMatch(l -> l.contains("(taken)") && l.contains("retry"));
+        assertThat(run("rq-lock", "bug-59fb586b4a07", params("cpus", "2"), "mutual-exclusion", "deadlock-free")).holds();
+    }
 }
