@@ -243,4 +243,10 @@ class RqLockVerdictTest {
         assertThat(cycle).anyMatch(l -> l.contains("cmpxchg fails, retry")).noneMatch(l -> l.contains("(taken)") && l.contains("retry"));
         assertThat(run("rq-lock", "bug-59fb586b4a07", params("cpus", "2"), "mutual-exclusion", "deadlock-free")).holds();
     }
+
+    /** The real bug 7aa54be29765 (x86's fetch_or as a try_cmpxchg loop in the pending path) starves a CPU too. */
+    @Test
+    void x86FetchOrCmpxchgLoopStarvesACpu() {
+        assertThat(run("rq-lock", "bug-7aa54be29765", params("cpus", "2"), "starvation-free")).isViolatedBy("starvation-free").isLasso();
+    }
 }

@@ -26,6 +26,10 @@ public final class RqLockRealBugs {
             "v6.12 over qspinlock (whatever 'lock' says) whose pending path is v4.17's cmpxchg() loop (0,0,0 -> 0,0,1 or "
                     + "0,0,1 -> 0,1,1, retried with the value found) instead of the fetch_or of the pending bit: a locker can fail "
                     + "it for ever while others pass the lock around without queueing (starvation-free)");
+    static final VariantInfo BUG_7AA5 = VariantInfo.realBug("7aa54be29765", "locking/qspinlock, x86: Provide liveness guarantee",
+            "v4.20", "v6.12 over qspinlock (whatever 'lock' says) without x86's queued_fetch_set_pending_acquire (lock btsl, "
+                    + "then a load): the generic atomic_fetch_or_acquire, which x86 implements as a try_cmpxchg loop with no bound: "
+                    + "a locker can fail it for ever while the word keeps changing (starvation-free)");
     static final VariantInfo BUG_2679 = VariantInfo.realBug("2679a83731d5", "sched/core: Avoid obvious double update_rq_clock warning",
             "v5.19", "v5.18's _double_lock_balance and double_rq_lock, which return without double_rq_clock_clear_update: "
                     + "the caller's update_rq_clock() on this_rq or busiest warns WARN_DOUBLE_CLOCK (rq-clock-cleared)");
@@ -214,6 +218,94 @@ public final class RqLockRealBugs {
         @Override
         public String cite(int pc) {
             return pc == SET_PENDING ? citeOf(PendingCmpxchgLoop.class, "queuedFetchSetPendingAcquire") : super.cite(pc);
+        }
+    }
+
+    /**
+     * 7aa54be29765: "On x86 we cannot do fetch_or with a single instruction and end up using a
+     * cmpxchg loop, this reduces determinism. Replace the fetch_or with a very tricky composite
+     * xchg8 + load" (the commit message; v6.12 has it as {@code lock btsl} + load). Undone: the
+     * pending path calls the generic {@code queued_fetch_set_pending_acquire}, i.e.
+     * {@code atomic_fetch_or_acquire(_Q_PENDING_VAL, &lock->val)}, which x86 implements as
+     * {@code val = arch_atomic_read(v); do { } while (!arch_atomic_try_cmpxchg(v, &val, val | i));}
+     * (arch/x86/include/asm/atomic.h:143, v6.12).
+     */
+    public static final class Bug7aa54be29765 extends DoubleLockBalanceV612 {
+        @Override
+        public RqSpinlock spinlock(String lockParameter) {
+            return new PendingFetchOrLoop();
+        }
+    }
+
+    /** v6.12's qspinlock whose pending path sets the pending bit with x86's cmpxchg-loop fetch_or (before 7aa54be29765). */
+    public static final class PendingFetchOrLoop extends QSpinlock {
+        @Override
+        public String name() {
+            return "qspinlock-x86-fetch-or-loop";
+        }
+
+        /**
+         * {@code atomic_fetch_or_acquire(_Q_PENDING_VAL, &lock->val)} on x86: at SET_PENDING the
+         * {@code arch_atomic_read}, at READ_AFTER_PENDING one {@code arch_atomic_try_cmpxchg(v, &val,
+         * val | _Q_PENDING_VAL)} (on failure {@code val} is the value found, and the loop goes round
+         * again), then the slowpath's tests of the old value, as in v6.12.
+         */
+        @Override
+        @Kernel(function = "arch_atomic_fetch_or", file = "arch/x86/include/asm/atomic.h", version = "v6.12 (bug: before 7aa54be29765)",
+                line = 143)
+        public int queuedFetchSetPendingAcquire(int pc, Memory m) {
+            if (pc == SET_PENDING) {
+                m.setReg(VAL, readVal(m));
+                return READ_AFTER_PENDING;
+            }
+            int expect = m.reg(VAL);
+            int cur = readVal(m);
+            if (cur != expect) {
+                m.setReg(VAL, cur);
+                return READ_AFTER_PENDING;
+            }
+            writeVal(m, cur | Q_PENDING_VAL);
+            m.setReg(VAL, 0);
+            int val = cur;
+            if ((val & ~Q_LOCKED_MASK) != 0) {
+                return (val & Q_PENDING_MASK) == 0 ? CLEAR_PENDING : NODE_LOCKED_0;
+            }
+            return (val & Q_LOCKED_MASK) != 0 ? WAIT_OWNER : CLEAR_PENDING_SET_LOCKED;
+        }
+
+        @Override
+        public int[] successors(int pc) {
+            return pc == READ_AFTER_PENDING ? to(CLEAR_PENDING, NODE_LOCKED_0, WAIT_OWNER, CLEAR_PENDING_SET_LOCKED, READ_AFTER_PENDING)
+                    : super.successors(pc);
+        }
+
+        @Override
+        public long footprint(int pc) {
+            return pc == SET_PENDING || pc == READ_AFTER_PENDING ? footprint(FAST) : super.footprint(pc);
+        }
+
+        @Override
+        public String label(int from, int to) {
+            if (from == SET_PENDING) {
+                return ": fetch_or: reads val";
+            }
+            if (from == READ_AFTER_PENDING) {
+                return to == READ_AFTER_PENDING ? ": fetch_or: try_cmpxchg fails, retry with the value found"
+                        : ": fetch_or: try_cmpxchg(val -> val|pending)" + super.label(from, to).replace(": reads val", "");
+            }
+            return super.label(from, to);
+        }
+
+        @Override
+        public String pcName(int pc, String rq, Memory m) {
+            return pc == READ_AFTER_PENDING ? "slowpath(" + rq + "): next: fetch_or try_cmpxchg (expects " + m.reg(VAL) + ")"
+                    : pc == SET_PENDING ? "slowpath(" + rq + "): next: fetch_or read" : super.pcName(pc, rq, m);
+        }
+
+        @Override
+        public String cite(int pc) {
+            return pc == SET_PENDING || pc == READ_AFTER_PENDING ? citeOf(PendingFetchOrLoop.class, "queuedFetchSetPendingAcquire")
+                    : super.cite(pc);
         }
     }
 }
