@@ -33,6 +33,13 @@ public final class RqLockFactory implements ModelFactory {
                     + "ever: the CPUs balance for ever, weak fairness of the CPUs (every CPU runs on every cycle; a spinner whose "
                     + "condition is false runs its load and finds nothing changed); a lasso whose cycle leaves the watched CPU in "
                     + "its spin_lock (test-and-set fallbacks, a cmpxchg or pending loop with no bound)")
+            .property("warn-unlock-unheld", Kind.STEP, "kernel/locking/lockdep.c:5284 (v6.12) print_unlock_imbalance_bug and "
+                    + "kernel/locking/spinlock_debug.c:101-102 debug_spin_unlock (SPIN_BUG_ON !raw_spin_is_locked / owner != "
+                    + "current): no CPU releases an rq lock (raw_spin_rq_unlock, spin_unlock) it does not hold")
+            .property("sanity-lock-word", Kind.INVARIANT, "every rq lock word holds what its type means: a ticket lock's next - "
+                    + "serving counts the CPUs waiting with a ticket or holding it; a qspinlock's tail names a CPU queued on it "
+                    + "(a live MCS node), its pending bit belongs to a CPU in the pending path that set it, its locked byte is "
+                    + "set iff a CPU holds it (or has set it as queue head before the hand-over); a test-and-set flag iff held")
             .optInProperty("bypass", Kind.METRIC, "per CPU id: the largest number of double_lock_balance returns by other CPUs "
                     + "while this CPU is inside its own call (opt-in: counts of finite runs, not with starvation-free)")
             .optInProperty("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "

@@ -32,6 +32,8 @@ final class RqLockLayout {
      * load, no change), and the state names the CPU whose starvation the cycle analysis looks for.
      */
     final boolean forever;
+    /** {@code sanity-lock-word} is selected: it reads every lock word, so every lock step is visible to it. */
+    final boolean sanity;
 
     final Layout.Field[] pc;
     final Layout.Field[] sub;
@@ -56,6 +58,7 @@ final class RqLockLayout {
         this.fifo = selected.contains("fifo-entry") || overtake;
         this.bypass = selected.contains("bypass");
         this.forever = selected.contains("starvation-free");
+        this.sanity = selected.contains("sanity-lock-word");
         if (forever && (bypass || overtake)) {
             throw new kcheck.model.ModelInputException("rq-lock: starvation-free runs the CPUs for ever, so the per-call counts of "
                     + "bypass and overtake are unbounded: check those metrics in a separate run (without starvation-free)");

@@ -30,7 +30,8 @@ final class RqLockProperties {
     List<Property> build(Set<String> selected) {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new MutualExclusion(), Deadlock.standard(), new HoldsBothOnReturn(),
-                new ReturnContract(), new FifoEntry(), new Bypass(), new Overtake(), new LockdepSubclass(), new RqClockCleared(), new StarvationFree())) {
+                new ReturnContract(), new FifoEntry(), new Bypass(), new Overtake(), new LockdepSubclass(), new RqClockCleared(), new StarvationFree(),
+                new WarnUnlockUnheld(), new SanityLockWord())) {
             if (selected.contains(p.id())) {
                 out.add(p);
             }
@@ -275,6 +276,108 @@ final class RqLockProperties {
         @Override
         public int stepClass(int actor, int action) {
             return actor;
+        }
+    }
+
+
+    /**
+     * {@code warn-unlock-unheld}: no CPU releases an rq lock it does not hold. lockdep's
+     * {@code lock_release} reports it ("WARNING: bad unlock balance detected!",
+     * kernel/locking/lockdep.c:5284, print_unlock_imbalance_bug) and CONFIG_DEBUG_SPINLOCK's
+     * {@code debug_spin_unlock} BUGs ("already unlocked" / "wrong owner",
+     * kernel/locking/spinlock_debug.c:101-102). A fact of each path of the recorded code: the held
+     * set before the unlock.
+     */
+    final class WarnUnlockUnheld extends StepProperty {
+        WarnUnlockUnheld() {
+            super("warn-unlock-unheld", RqLockFactory.describe("warn-unlock-unheld"));
+        }
+
+        private boolean bad(int actor, int action) {
+            int g = steps.instruction(actor, action);
+            return prog.op[g] == RqLockProgram.UNLOCK && (prog.held[g] & (1 << prog.lock[g])) == 0;
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            return !bad(actor, action);
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            int g = steps.instruction(actor, action);
+            return "CPU " + actor + " releases rq" + prog.lock[g] + " holding only " + rqSet(prog.held[g])
+                    + ": lockdep's 'bad unlock balance detected', DEBUG_SPINLOCK's 'already unlocked' / 'wrong owner'";
+        }
+    }
+
+    /**
+     * {@code sanity-lock-word}: every rq lock's word means what its type says
+     * ({@link RqSpinlock#insane}): ticket counters count the tickets taken, a qspinlock tail names a
+     * queued CPU, its pending bit and locked byte have an owner.
+     */
+    final class SanityLockWord extends kcheck.model.Invariant {
+        SanityLockWord() {
+            super("sanity-lock-word", RqLockFactory.describe("sanity-lock-word"));
+        }
+
+        private String why(long[] s) {
+            for (int l = 0; l < n; l++) {
+                if (!prog.config.used(l)) {
+                    continue;
+                }
+                String w = lay.spinlock.insane(view(s, l));
+                if (w != null) {
+                    return "rq" + l + ": " + w;
+                }
+            }
+            return null;
+        }
+
+        private RqSpinlock.LockState view(long[] s, int l) {
+            return new RqSpinlock.LockState() {
+                @Override
+                public int cpus() {
+                    return n;
+                }
+
+                @Override
+                public int word(int field) {
+                    return lay.word[l][field].getInt(s);
+                }
+
+                @Override
+                public int node(int cpu, int field) {
+                    return lay.node[cpu][field].getInt(s);
+                }
+
+                @Override
+                public int pc(int cpu) {
+                    int g = lay.g(s, cpu);
+                    return prog.op[g] <= RqLockProgram.UNLOCK && prog.lock[g] == l ? lay.sub[cpu].getInt(s) : -1;
+                }
+
+                @Override
+                public int reg(int cpu, int field) {
+                    return lay.reg[cpu][field].getInt(s);
+                }
+
+                @Override
+                public boolean holds(int cpu) {
+                    return (prog.held[lay.g(s, cpu)] & (1 << l)) != 0;
+                }
+            };
+        }
+
+        @Override
+        public boolean holds(long[] s) {
+            return why(s) == null;
+        }
+
+        @Override
+        public String explain(long[] s) {
+            String w = why(s);
+            return w == null ? description() : w;
         }
     }
 

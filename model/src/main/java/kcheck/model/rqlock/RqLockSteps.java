@@ -458,6 +458,11 @@ final class RqLockSteps {
         }
         int shift = prog.lockShift(prog.lock[g]);
         futureAt[gp] = prog.pcFuture[sp] << shift | prog.afterInPass[g];
+        if (lay.sanity) {
+            /* sanity-lock-word reads every lock word and every CPU's operation on it */
+            stepFp[gp] = -1L;
+            return;
+        }
         int c = cpuOf(g);
         int own = prog.held[g];
         long fp = prog.pcTouch[sp];
