@@ -249,4 +249,17 @@ class RqLockVerdictTest {
     void x86FetchOrCmpxchgLoopStarvesACpu() {
         assertThat(run("rq-lock", "bug-7aa54be29765", params("cpus", "2"), "starvation-free")).isViolatedBy("starvation-free").isLasso();
     }
+
+    /** The kernel's own check and the lock-word sanity: HOLD on the ports, VIOLATED on the mutants that break them. */
+    @ParameterizedTest(name = "{0} {1} {2}: {3} {4}")
+    @CsvSource({
+        "v6.12, qspinlock, y, warn-unlock-unheld, HOLDS", "v6.12, qspinlock, y, sanity-lock-word, HOLDS",
+        "v6.12, ticket, n, sanity-lock-word, HOLDS", "before, ticket, y, sanity-lock-word, HOLDS",
+        "mutant-unlocks-this, ticket, y, warn-unlock-unheld, VIOLATED",
+        "mutant-qspinlock-no-undo, ticket, y, sanity-lock-word, VIOLATED",
+        "mutant-split-trylock, ticket, n, sanity-lock-word, VIOLATED"})
+    void kernelChecksAndLockWordSanity(String variant, String lock, String preempt, String property, Verdict expected) {
+        assertThat(run("rq-lock", variant, params("cpus", "2", "lock", lock, "preempt", preempt), property))
+                .hasVerdict(property, expected);
+    }
 }
