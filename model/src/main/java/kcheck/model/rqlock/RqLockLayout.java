@@ -59,10 +59,6 @@ final class RqLockLayout {
         this.bypass = selected.contains("bypass");
         this.forever = selected.contains("starvation-free");
         this.sanity = selected.contains("sanity-lock-word");
-        if (forever && (bypass || overtake)) {
-            throw new kcheck.model.ModelInputException("rq-lock: starvation-free runs the CPUs for ever, so the per-call counts of "
-                    + "bypass and overtake are unbounded: check those metrics in a separate run (without starvation-free)");
-        }
         int calls = prog.callsPerPass();
 
         Layout layout = new Layout();
@@ -89,8 +85,10 @@ final class RqLockLayout {
         }
         for (int c = 0; c < n; c++) {
             fifoMask[c] = layout.field(fifo ? n : 0);
-            byp[c] = layout.fieldFor(bypass ? (long) rounds * calls * (n - 1) : 0);
-            ovt[c] = layout.fieldFor(overtake ? (long) rounds * calls * (n - 1) : 0);
+            /* with starvation-free the runs are infinite: one more value, the cap, stands for "more than a finite run allows" */
+            long bound = (long) rounds * calls * (n - 1) + (forever ? 1 : 0);
+            byp[c] = layout.fieldFor(bypass ? bound : 0);
+            ovt[c] = layout.fieldFor(overtake ? bound : 0);
         }
         victim = layout.fieldFor(forever ? n - 1 : 0);
         width = layout.words();
