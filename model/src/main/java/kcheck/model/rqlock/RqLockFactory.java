@@ -199,10 +199,12 @@ public final class RqLockFactory implements ModelFactory {
                     + "the idx >= MAX_NODES fallback to trylock spinning",
                     "kernel/locking/qspinlock.c:398-418 (node->count++, encode_tail(cpu, idx), the MAX_NODES fallback: "
                             + "while (!queued_spin_trylock(lock)) at 415), 562 (__this_cpu_dec of the count)",
-                    "with IRQs off only an NMI can nest, and NMI code does not take rq locks: a nested slowpath uses "
-                            + "qnodes[idx+1] and another lock's word, so to the rq locks it is a pause of that CPU, which the "
-                            + "interleavings already contain; idx is 0 (tail = CPU + 1) and the fallback is unreachable (at most "
-                            + "task + NMI = 2 nodes)"),
+                    "rq locks are taken with interrupts off and never from NMI, so at most one context per CPU is ever in "
+                            + "rq-lock code: a hardirq may take an rq lock while its task is in another lock's slowpath (its node is "
+                            + "then qnodes[1] or [2], which only renames the node: one node per CPU is exact), and an NMI nesting "
+                            + "on top uses qnodes[idx+1] and another lock's word, to the rq locks a pause of that CPU, which the "
+                            + "interleavings contain; an rq-lock slowpath runs at idx <= 2, so the idx >= MAX_NODES fallback is "
+                            + "unreachable for rq locks (it needs NMI-in-NMI)"),
             EnvironmentInput.assumption("preemption points and need_resched",
                     "kernel/sched/core.c:608 and 634 (preempt_disable in raw_spin_rq_lock_nested / raw_spin_rq_trylock)",
                     "no preemption point: the ported functions run with preemption and interrupts disabled and read no "
