@@ -22,9 +22,7 @@ final class RqLockDecoder {
             "rqL.pending, rqL.tail  qspinlock's pending bit and queue tail (CPU id + 1; 0 = no queue)",
             "cpuN.mcs.locked, cpuN.mcs.next  CPU N's MCS node qnodes[0]: handed the queue head / successor (CPU id + 1)",
             "'A -> B'      a step's result: where the spinlock operation goes; '= 0'/'= 1' a trylock's return value",
-            "'\u2192 double_lock_balance returns N'  the step that returns from the call, with its return value",
-            "'spins'       (starvation-free) a spin loop's load that finds its condition still false: the CPU ran, nothing changed",
-            "starvation-watch  (starvation-free) the CPU whose starvation the cycle analysis looks for (one initial state per CPU)");
+            "'\u2192 double_lock_balance returns N'  the step that returns from the call, with its return value");
 
     private final RqLockLayout lay;
     private final RqLockProgram prog;
