@@ -46,6 +46,8 @@ final class RqLockLayout {
     final Layout.Field[] ovt;
     /** With {@link #forever}: the CPU the starvation-free cycle analysis watches (fixed per initial state). */
     final Layout.Field victim;
+    /** The largest bypass / overtake count kept: the finite runs' bound, plus one (meaning "more") with {@link #forever}. */
+    final long metricCap;
     final int width;
 
     RqLockLayout(RqLockProgram prog, Params params, java.util.Set<String> selected) {
@@ -83,10 +85,11 @@ final class RqLockLayout {
         for (int c = 0; c < n; c++) {
             node[c] = fields(layout, shape.node());
         }
+        long bound = (long) rounds * calls * (n - 1) + (forever ? 1 : 0);
+        metricCap = bound;
         for (int c = 0; c < n; c++) {
             fifoMask[c] = layout.field(fifo ? n : 0);
             /* with starvation-free the runs are infinite: one more value, the cap, stands for "more than a finite run allows" */
-            long bound = (long) rounds * calls * (n - 1) + (forever ? 1 : 0);
             byp[c] = layout.fieldFor(bypass ? bound : 0);
             ovt[c] = layout.fieldFor(overtake ? bound : 0);
         }

@@ -337,7 +337,7 @@ final class RqLockSteps {
                     if ((mask & (1L << a)) != 0) {
                         int l = lay.waitsFor(s, a);
                         long v = lay.ovt[a].get(nx);
-                        if (l >= 0 && (heldAfter & (1 << l)) != 0 && v < lay.ovt[a].max()) {
+                        if (l >= 0 && (heldAfter & (1 << l)) != 0 && v < lay.metricCap) {
                             lay.ovt[a].set(nx, v + 1);
                         }
                     }
@@ -351,7 +351,7 @@ final class RqLockSteps {
                 for (int a = 0; a < n; a++) {
                     if (a != c && prog.inside[lay.g(s, a)]) {
                         long v = lay.byp[a].get(nx);
-                        if (v < lay.byp[a].max()) {
+                        if (v < lay.metricCap) {
                             lay.byp[a].set(nx, v + 1);
                         }
                     }
