@@ -41,12 +41,13 @@ public final class RqLockFactory implements ModelFactory {
                     + "serving counts the CPUs waiting with a ticket or holding it; a qspinlock's tail names a CPU queued on it "
                     + "(a live MCS node), its pending bit belongs to a CPU in the pending path that set it, its locked byte is "
                     + "set iff a CPU holds it (or has set it as queue head before the hand-over); a test-and-set flag iff held")
-            .property("bypass", Kind.METRIC, "per CPU id: the largest number of double_lock_balance returns by other CPUs "
-                    + "while this CPU is inside its own call (with starvation-free the runs are infinite and the count stops at "
-                    + "rounds * calls * (cpus - 1) + 1, meaning more than any finite run allows)")
-            .property("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "
+            .optInProperty("bypass", Kind.METRIC, "per CPU id: the largest number of double_lock_balance returns by other CPUs "
+                    + "while this CPU is inside its own call (opt-in: its counters multiply the states; with starvation-free the "
+                    + "runs are infinite and the count stops at rounds * calls * (cpus - 1) + 1, meaning more than any finite run "
+                    + "allows)")
+            .optInProperty("overtake", Kind.METRIC, "per CPU id: the largest number of times, within one double_lock_balance call, "
                     + "that a CPU which entered after it was already waiting returns holding the lock it still waits for "
-                    + "(with starvation-free it stops at rounds * calls * (cpus - 1) + 1, as bypass)")
+                    + "(opt-in, as bypass; with starvation-free it stops at rounds * calls * (cpus - 1) + 1)")
             .optInProperty("lockdep-subclass", Kind.STEP, "no CPU takes an rq lock (spin_lock / spin_lock_nested) at a lockdep "
                     + "subclass at which it already holds another rq lock: lockdep's 'possible recursive locking' (rq locks are one "
                     + "lock class); opt-in: variant files written before spin_lock_nested was recorded say spin_lock for both")
