@@ -267,7 +267,7 @@ class VariantFileCliTest {
                 "--quick", "--quiet", "--trace-dir", dir.resolve("ok").toString());
         assertThat(ok.exit).as(ok.out + ok.err).isZero();
         assertThat(ok.out).contains("variant my-fix of rq-lock from " + fix.toAbsolutePath().normalize() + " (sha256 " + sha256(fix) + ")")
-                .contains("in place of rq-lock/after").contains("all 19 verdicts match the baseline");
+                .contains("in place of rq-lock/after").contains("all 22 verdicts match the baseline");
 
         Path unordered = newVariant(dir, "rq-lock", "unordered", "--from", "mutant-unordered");
         Cli bad = Cli.run("verify", "--variant-file", unordered.toString(), "--baseline",

@@ -218,4 +218,48 @@ class RqLockVerdictTest {
         }
         assertThat(run("rq-lock", bug, p, property)).isViolatedBy(property);
     }
+
+    /** starvation-free: fair locks hold it (ticket; qspinlock's pending path at 2 CPUs), test-and-set locks starve a spinner. */
+    @ParameterizedTest(name = "{0} {1} cpus={2}: {3}")
+    @CsvSource({
+        "after, ticket, 2, HOLDS", "before, ticket, 2, HOLDS", "v6.12, qspinlock, 2, HOLDS",
+        "v6.12, tas, 2, VIOLATED", "v6.12, qspinlock-virt, 2, VIOLATED", "after, tas, 2, VIOLATED"})
+    void starvationFreeHoldsOnFairLocksAndFailsOnTestAndSet(String variant, String lock, int cpus, Verdict expected) {
+        assertThat(run("rq-lock", variant, params("cpus", "" + cpus, "lock", lock), "starvation-free"))
+                .hasVerdict("starvation-free", expected);
+    }
+
+    /** The real bug 59fb586b4a07 (v4.17's unbounded pending cmpxchg loop) starves a CPU: a lasso in which it only fails the cmpxchg. */
+    @Test
+    void unboundedPendingCmpxchgLoopStarvesACpu() {
+        RunResult r = run("rq-lock", "bug-59fb586b4a07", params("cpus", "2"), "starvation-free");
+        assertThat(r).isViolatedBy("starvation-free");
+        RawTrace t = r.property("starvation-free").trace();
+        assertThat(t.loopStart()).isNotNegative();
+        List<String> cycle = new ArrayList<>();
+        for (int i = t.loopStart(); i < t.length(); i++) {
+            cycle.add(r.model().describe(t.actors()[i], t.actions()[i]).label());
+        }
+        assertThat(cycle).anyMatch(l -> l.contains("cmpxchg fails, retry")).noneMatch(l -> l.contains("(taken)") && l.contains("retry"));
+        assertThat(run("rq-lock", "bug-59fb586b4a07", params("cpus", "2"), "mutual-exclusion", "deadlock-free")).holds();
+    }
+
+    /** The real bug 7aa54be29765 (x86's fetch_or as a try_cmpxchg loop in the pending path) starves a CPU too. */
+    @Test
+    void x86FetchOrCmpxchgLoopStarvesACpu() {
+        assertThat(run("rq-lock", "bug-7aa54be29765", params("cpus", "2"), "starvation-free")).isViolatedBy("starvation-free").isLasso();
+    }
+
+    /** The kernel's own check and the lock-word sanity: HOLD on the ports, VIOLATED on the mutants that break them. */
+    @ParameterizedTest(name = "{0} {1} {2}: {3} {4}")
+    @CsvSource({
+        "v6.12, qspinlock, y, warn-unlock-unheld, HOLDS", "v6.12, qspinlock, y, sanity-lock-word, HOLDS",
+        "v6.12, ticket, n, sanity-lock-word, HOLDS", "before, ticket, y, sanity-lock-word, HOLDS",
+        "mutant-unlocks-this, ticket, y, warn-unlock-unheld, VIOLATED",
+        "mutant-qspinlock-no-undo, ticket, y, sanity-lock-word, VIOLATED",
+        "mutant-split-trylock, ticket, n, sanity-lock-word, VIOLATED"})
+    void kernelChecksAndLockWordSanity(String variant, String lock, String preempt, String property, Verdict expected) {
+        assertThat(run("rq-lock", variant, params("cpus", "2", "lock", lock, "preempt", preempt), property))
+                .hasVerdict(property, expected);
+    }
 }

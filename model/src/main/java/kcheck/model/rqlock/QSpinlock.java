@@ -559,6 +559,41 @@ public class QSpinlock extends RqSpinlock {
         }
     }
 
+    /**
+     * The lock word's meaning: the tail names a CPU queued on this lock (a live MCS node, between
+     * {@code xchg_tail} and the hand-over); the pending bit belongs to a CPU in the pending path
+     * that set it; the locked byte is set while a CPU holds the lock or has just set it as queue
+     * head ({@code set_locked}, before the hand-over), and is set whenever a CPU holds the lock.
+     */
+    @Override
+    public String insane(LockState v) {
+        int tail = v.word(TAIL);
+        if (tail != 0) {
+            int t = tail - 1;
+            if (t >= v.cpus() || v.pc(t) < LINK_PREV || v.pc(t) > HANDOVER) {
+                return "tail names cpu" + t + ", which is not queued on this lock (its MCS node is not live)";
+            }
+        }
+        boolean pendingOwner = false;
+        boolean lockedOwner = false;
+        for (int c = 0; c < v.cpus(); c++) {
+            int pc = v.pc(c);
+            pendingOwner |= pc == CLEAR_PENDING || pc == WAIT_OWNER || pc == CLEAR_PENDING_SET_LOCKED
+                    || (pc == READ_AFTER_PENDING && (v.reg(c, VAL) & Q_PENDING_MASK) == 0);
+            lockedOwner |= v.holds(c) || pc == WAIT_NEXT || pc == HANDOVER;
+            if (v.holds(c) && v.word(LOCKED) == 0) {
+                return "cpu" + c + " holds the lock but the locked byte is 0";
+            }
+        }
+        if (v.word(PENDING) != 0 && !pendingOwner) {
+            return "the pending bit is set but no CPU is in the pending path that set it";
+        }
+        if (v.word(LOCKED) != 0 && !lockedOwner) {
+            return "the locked byte is set but no CPU holds the lock";
+        }
+        return null;
+    }
+
     /** Thrown if a value does not fit (the model's limit, not the kernel's). */
     static ModelLimitException limit(String what) {
         return new ModelLimitException(what);

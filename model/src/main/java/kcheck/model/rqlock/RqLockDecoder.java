@@ -46,6 +46,10 @@ final class RqLockDecoder {
             return new StepInfo(prog.label[steps.edge(actor, action)], prog.cite[g]);
         }
         int sp = steps.subOf(action);
+        if (steps.isSpin(actor, action)) {
+            return new StepInfo(prog.head[g] + ": spins (loads, condition still false)", lock.cite(sp).isEmpty() ? prog.cite[g]
+                    : lock.cite(sp) + " \u2190 " + prog.cite[g]);
+        }
         int r = steps.resultOf(actor, action);
         StringBuilder label = new StringBuilder(prog.head[g]).append(lock.label(sp, r));
         if (r < 0) {
@@ -136,6 +140,9 @@ final class RqLockDecoder {
             for (int f = 0; f < shape.node().size(); f++) {
                 out.field(c, "cpu" + c + "." + shape.node().get(f).name(), Integer.toString(lay.node[c][f].getInt(s)));
             }
+        }
+        if (lay.forever) {
+            out.field(FieldSink.SHARED, "starvation-watch", "cpu" + lay.victim.getInt(s));
         }
         for (int l = 0; l < n; l++) {
             if (!prog.config.used(l)) {

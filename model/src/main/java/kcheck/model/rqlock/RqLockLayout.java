@@ -26,6 +26,14 @@ final class RqLockLayout {
     final boolean fifo;
     final boolean bypass;
     final boolean overtake;
+    /**
+     * {@code starvation-free} is selected: the CPUs balance for ever (after its last pass a CPU
+     * starts again), a CPU whose spin loop finds its condition false takes a spin step (a real
+     * load, no change), and the state names the CPU whose starvation the cycle analysis looks for.
+     */
+    final boolean forever;
+    /** {@code sanity-lock-word} is selected: it reads every lock word, so every lock step is visible to it. */
+    final boolean sanity;
 
     final Layout.Field[] pc;
     final Layout.Field[] sub;
@@ -36,6 +44,10 @@ final class RqLockLayout {
     final Layout.Field[] fifoMask;
     final Layout.Field[] byp;
     final Layout.Field[] ovt;
+    /** With {@link #forever}: the CPU the starvation-free cycle analysis watches (fixed per initial state). */
+    final Layout.Field victim;
+    /** The largest bypass / overtake count kept: the finite runs' bound, plus one (meaning "more") with {@link #forever}. */
+    final long metricCap;
     final int width;
 
     RqLockLayout(RqLockProgram prog, Params params, java.util.Set<String> selected) {
@@ -47,6 +59,8 @@ final class RqLockLayout {
         this.overtake = selected.contains("overtake");
         this.fifo = selected.contains("fifo-entry") || overtake;
         this.bypass = selected.contains("bypass");
+        this.forever = selected.contains("starvation-free");
+        this.sanity = selected.contains("sanity-lock-word");
         int calls = prog.callsPerPass();
 
         Layout layout = new Layout();
@@ -71,11 +85,15 @@ final class RqLockLayout {
         for (int c = 0; c < n; c++) {
             node[c] = fields(layout, shape.node());
         }
+        long bound = (long) rounds * calls * (n - 1) + (forever ? 1 : 0);
+        metricCap = bound;
         for (int c = 0; c < n; c++) {
             fifoMask[c] = layout.field(fifo ? n : 0);
-            byp[c] = layout.fieldFor(bypass ? (long) rounds * calls * (n - 1) : 0);
-            ovt[c] = layout.fieldFor(overtake ? (long) rounds * calls * (n - 1) : 0);
+            /* with starvation-free the runs are infinite: one more value, the cap, stands for "more than a finite run allows" */
+            byp[c] = layout.fieldFor(bypass ? bound : 0);
+            ovt[c] = layout.fieldFor(overtake ? bound : 0);
         }
+        victim = layout.fieldFor(forever ? n - 1 : 0);
         width = layout.words();
     }
 

@@ -34,7 +34,7 @@ final class RqLockModel implements Model {
         this.params = params;
         this.lay = new RqLockLayout(prog, params, selected);
         this.steps = new RqLockSteps(lay, selected.contains("mutual-exclusion"));
-        this.rank = RqLockRank.of(lay);
+        this.rank = lay.forever ? null : RqLockRank.of(lay);
         RqLockProperties props = new RqLockProperties(lay, steps);
         this.properties = props.build(selected);
         this.decoder = new RqLockDecoder(lay, steps, props);
@@ -77,9 +77,7 @@ final class RqLockModel implements Model {
 
     @Override
     public void initial(StateSink out) {
-        long[] s = new long[lay.width];
-        steps.initial(s);
-        out.state(s);
+        steps.initial(out);
     }
 
     @Override
@@ -110,7 +108,7 @@ final class RqLockModel implements Model {
     /** The program is a tree per pass; only a spinlock with a retry loop (virt_spin_lock) can revisit a state. */
     @Override
     public boolean acyclic() {
-        return !lay.spinlock.hasLoops();
+        return !lay.forever && !lay.spinlock.hasLoops();
     }
 
     /** The CPUs' steps taken: every step is one CPU's and advances its place in a tree-shaped program. */

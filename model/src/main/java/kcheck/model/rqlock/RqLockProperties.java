@@ -8,6 +8,7 @@ import java.util.StringJoiner;
 import kcheck.model.Deadlock;
 import kcheck.model.Invariant;
 import kcheck.model.Metric;
+import kcheck.model.Progress;
 import kcheck.model.Property;
 import kcheck.model.StepProperty;
 
@@ -29,7 +30,8 @@ final class RqLockProperties {
     List<Property> build(Set<String> selected) {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new MutualExclusion(), Deadlock.standard(), new HoldsBothOnReturn(),
-                new ReturnContract(), new FifoEntry(), new Bypass(), new Overtake(), new LockdepSubclass(), new RqClockCleared())) {
+                new ReturnContract(), new FifoEntry(), new Bypass(), new Overtake(), new LockdepSubclass(), new RqClockCleared(), new StarvationFree(),
+                new WarnUnlockUnheld(), new SanityLockWord())) {
             if (selected.contains(p.id())) {
                 out.add(p);
             }
@@ -227,6 +229,155 @@ final class RqLockProperties {
             return "CPU " + actor + " returns from double_lock_balance without clearing RQCF_UPDATED of rq" + actor + " and rq"
                     + prog.busiest[lay.g(from, actor)] + " since it took their locks: the caller's update_rq_clock() "
                     + "warns WARN_DOUBLE_CLOCK";
+        }
+    }
+
+
+    /**
+     * {@code starvation-free}: no fair run in which the watched CPU stays inside one
+     * {@code spin_lock} for ever. The CPUs balance for ever ({@link RqLockLayout#forever}); the
+     * watched CPU is part of the state (one initial state per CPU), so one cycle analysis covers
+     * every CPU. A non-progress step is any step after which the watched CPU is still in the same
+     * {@code spin_lock} it was in before. Fairness is weak fairness of the CPUs, as hardware
+     * gives it: every CPU runs on every cycle (each CPU owes its class in every state and must
+     * take a step of it on the cycle); a spinner whose condition is false runs its load (a spin
+     * step, which changes nothing), so a lock that is only ever free at moments the spinner does
+     * not look (a test-and-set lock) starves it, while a spinner whose condition holds has only
+     * the step that ends its wait, which fairness forces.
+     */
+    final class StarvationFree extends Progress {
+        StarvationFree() {
+            super("starvation-free", RqLockFactory.describe("starvation-free"));
+        }
+
+        /** The instruction of the watched CPU if it is inside a spin_lock in {@code s}, else -1. */
+        private int acquiring(long[] s) {
+            int v = lay.victim.getInt(s);
+            int g = lay.g(s, v);
+            return prog.op[g] == RqLockProgram.LOCK ? g : -1;
+        }
+
+        @Override
+        public boolean isProgress(long[] from, int actor, int action, long[] to) {
+            int g = acquiring(from);
+            return g < 0 || acquiring(to) != g;
+        }
+
+        @Override
+        public boolean fair() {
+            return true;
+        }
+
+        @Override
+        public long owed(long[] s) {
+            return (1L << n) - 1;
+        }
+
+        @Override
+        public int stepClass(int actor, int action) {
+            return actor;
+        }
+    }
+
+
+    /**
+     * {@code warn-unlock-unheld}: no CPU releases an rq lock it does not hold. lockdep's
+     * {@code lock_release} reports it ("WARNING: bad unlock balance detected!",
+     * kernel/locking/lockdep.c:5284, print_unlock_imbalance_bug) and CONFIG_DEBUG_SPINLOCK's
+     * {@code debug_spin_unlock} BUGs ("already unlocked" / "wrong owner",
+     * kernel/locking/spinlock_debug.c:101-102). A fact of each path of the recorded code: the held
+     * set before the unlock.
+     */
+    final class WarnUnlockUnheld extends StepProperty {
+        WarnUnlockUnheld() {
+            super("warn-unlock-unheld", RqLockFactory.describe("warn-unlock-unheld"));
+        }
+
+        private boolean bad(int actor, int action) {
+            int g = steps.instruction(actor, action);
+            return prog.op[g] == RqLockProgram.UNLOCK && (prog.held[g] & (1 << prog.lock[g])) == 0;
+        }
+
+        @Override
+        public boolean holds(long[] from, int actor, int action, long[] to) {
+            return !bad(actor, action);
+        }
+
+        @Override
+        public String explain(long[] from, int actor, int action, long[] to) {
+            int g = steps.instruction(actor, action);
+            return "CPU " + actor + " releases rq" + prog.lock[g] + " holding only " + rqSet(prog.held[g])
+                    + ": lockdep's 'bad unlock balance detected', DEBUG_SPINLOCK's 'already unlocked' / 'wrong owner'";
+        }
+    }
+
+    /**
+     * {@code sanity-lock-word}: every rq lock's word means what its type says
+     * ({@link RqSpinlock#insane}): ticket counters count the tickets taken, a qspinlock tail names a
+     * queued CPU, its pending bit and locked byte have an owner.
+     */
+    final class SanityLockWord extends kcheck.model.Invariant {
+        SanityLockWord() {
+            super("sanity-lock-word", RqLockFactory.describe("sanity-lock-word"));
+        }
+
+        private String why(long[] s) {
+            for (int l = 0; l < n; l++) {
+                if (!prog.config.used(l)) {
+                    continue;
+                }
+                String w = lay.spinlock.insane(view(s, l));
+                if (w != null) {
+                    return "rq" + l + ": " + w;
+                }
+            }
+            return null;
+        }
+
+        private RqSpinlock.LockState view(long[] s, int l) {
+            return new RqSpinlock.LockState() {
+                @Override
+                public int cpus() {
+                    return n;
+                }
+
+                @Override
+                public int word(int field) {
+                    return lay.word[l][field].getInt(s);
+                }
+
+                @Override
+                public int node(int cpu, int field) {
+                    return lay.node[cpu][field].getInt(s);
+                }
+
+                @Override
+                public int pc(int cpu) {
+                    int g = lay.g(s, cpu);
+                    return prog.op[g] <= RqLockProgram.UNLOCK && prog.lock[g] == l ? lay.sub[cpu].getInt(s) : -1;
+                }
+
+                @Override
+                public int reg(int cpu, int field) {
+                    return lay.reg[cpu][field].getInt(s);
+                }
+
+                @Override
+                public boolean holds(int cpu) {
+                    return (prog.held[lay.g(s, cpu)] & (1 << l)) != 0;
+                }
+            };
+        }
+
+        @Override
+        public boolean holds(long[] s) {
+            return why(s) == null;
+        }
+
+        @Override
+        public String explain(long[] s) {
+            String w = why(s);
+            return w == null ? description() : w;
         }
     }
 

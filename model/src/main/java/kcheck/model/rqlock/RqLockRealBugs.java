@@ -21,6 +21,15 @@ public final class RqLockRealBugs {
             "the unfair (!CONFIG_PREEMPT) double_lock_balance with find_lock_lowest_rq's exit path releasing lowest_rq by "
                     + "raw_spin_unlock instead of double_unlock_balance; push_rt_task's retry calls double_lock_balance again "
                     + "(lockdep-subclass, calls=2, preempt=n)");
+    static final VariantInfo BUG_59FB = VariantInfo.realBug("59fb586b4a07",
+            "locking/qspinlock: Remove unbounded cmpxchg() loop from locking slowpath", "v4.18",
+            "v6.12 over qspinlock (whatever 'lock' says) whose pending path is v4.17's cmpxchg() loop (0,0,0 -> 0,0,1 or "
+                    + "0,0,1 -> 0,1,1, retried with the value found) instead of the fetch_or of the pending bit: a locker can fail "
+                    + "it for ever while others pass the lock around without queueing (starvation-free)");
+    static final VariantInfo BUG_7AA5 = VariantInfo.realBug("7aa54be29765", "locking/qspinlock, x86: Provide liveness guarantee",
+            "v4.20", "v6.12 over qspinlock (whatever 'lock' says) without x86's queued_fetch_set_pending_acquire (lock btsl, "
+                    + "then a load): the generic atomic_fetch_or_acquire, which x86 implements as a try_cmpxchg loop with no bound: "
+                    + "a locker can fail it for ever while the word keeps changing (starvation-free)");
     static final VariantInfo BUG_2679 = VariantInfo.realBug("2679a83731d5", "sched/core: Avoid obvious double update_rq_clock warning",
             "v5.19", "v5.18's _double_lock_balance and double_rq_lock, which return without double_rq_clock_clear_update: "
                     + "the caller's update_rq_clock() on this_rq or busiest warns WARN_DOUBLE_CLOCK (rq-clock-cleared)");
@@ -101,6 +110,39 @@ public final class RqLockRealBugs {
             doubleRqLock(k, thisRq, busiest);
 
             return 1;
+        }
+    }
+
+    /**
+     * 59fb586b4a07 replaced the pending path's {@code cmpxchg()} loop of
+     * {@code queued_spin_lock_slowpath} (v4.17: retry {@code atomic_cmpxchg_acquire(&lock->val, val,
+     * new)} with the value found until it succeeds or the word shows contention) by an
+     * unconditional {@code atomic_fetch_or_acquire(_Q_PENDING_VAL)} (x86 now: the {@code lock btsl}
+     * of {@code queued_fetch_set_pending_acquire}) and the undo with {@code clear_pending}: "the
+     * cmpxchg() loop is unbounded and lockers can be starved indefinitely if the lock word is seen
+     * to oscillate between unlocked (0,0,0) and locked (0,0,1)". Undone: the v6.12 port with the
+     * loop back; everything else (the bounded pending wait before it, the queue) as in v6.12.
+     */
+    public static final class Bug59fb586b4a07 extends DoubleLockBalanceV612 {
+        @Override
+        public RqSpinlock spinlock(String lockParameter) {
+            return new QSpinlockRealBugs.PendingCmpxchgLoop();
+        }
+    }
+
+    /**
+     * 7aa54be29765: "On x86 we cannot do fetch_or with a single instruction and end up using a
+     * cmpxchg loop, this reduces determinism. Replace the fetch_or with a very tricky composite
+     * xchg8 + load" (the commit message; v6.12 has it as {@code lock btsl} + load). Undone: the
+     * pending path calls the generic {@code queued_fetch_set_pending_acquire}, i.e.
+     * {@code atomic_fetch_or_acquire(_Q_PENDING_VAL, &lock->val)}, which x86 implements as
+     * {@code val = arch_atomic_read(v); do { } while (!arch_atomic_try_cmpxchg(v, &val, val | i));}
+     * (arch/x86/include/asm/atomic.h:143, v6.12).
+     */
+    public static final class Bug7aa54be29765 extends DoubleLockBalanceV612 {
+        @Override
+        public RqSpinlock spinlock(String lockParameter) {
+            return new QSpinlockRealBugs.PendingFetchOrLoop();
         }
     }
 }

@@ -17,7 +17,8 @@ import kcheck.model.StepSink;
  * <p>An action number encodes the instruction, the spinlock pc the step starts from and where it
  * goes, in bit fields: {@code (pc << subBits | sub) << kBits | k}, {@code k} the next spinlock
  * pc, {@code S} (the spinlock's pcs) for {@link RqSpinlock#DONE}, {@code S + 1} for
- * {@link RqSpinlock#FAILED}, or for a {@code CALL} the busiest CPU (shifts and masks: the step
+ * {@link RqSpinlock#FAILED}, {@code S + 2} for a spin step ({@code starvation-free} only), or for a
+ * {@code CALL} the busiest CPU (shifts and masks: the step
  * properties decode it on every transition).
  *
  * <p>The partial-order footprints come from tables per (instruction, spinlock pc), built once per
@@ -64,7 +65,7 @@ final class RqLockSteps {
         this.rounds = lay.rounds;
         this.width = lay.width;
         this.pcs = lock.pcs();
-        this.radix = Math.max(prog.branches, pcs + 2);
+        this.radix = Math.max(prog.branches, pcs + 3);
         this.subBits = prog.subBits;
         this.kBits = 32 - Integer.numberOfLeadingZeros(radix - 1);
         this.monitors = lay.fifo || lay.bypass || lay.overtake;
@@ -145,7 +146,7 @@ final class RqLockSteps {
         if (prog.op[instruction(actor, action)] == CALL) {
             return k;
         }
-        return k < pcs ? k : k == pcs ? RqSpinlock.DONE : RqSpinlock.FAILED;
+        return k < pcs ? k : k == pcs ? RqSpinlock.DONE : k == pcs + 1 ? RqSpinlock.FAILED : RqSpinlock.BLOCKED;
     }
 
     /** The program edge the action takes (it completes a primitive, or is a CALL), or -1. */
@@ -156,7 +157,7 @@ final class RqLockSteps {
         if (op == CALL) {
             return g * prog.branches + k;
         }
-        if (k < pcs) {
+        if (k < pcs || k == pcs + 2) {
             return -1;
         }
         /* a completed primitive: only a trylock that took the lock (DONE) takes branch 1 */
@@ -185,9 +186,21 @@ final class RqLockSteps {
         lay.sub[c].set(s, prog.entryPc[g]);
     }
 
+    /** The initial states: one, or with {@code starvation-free} one per watched CPU. */
+    void initial(kcheck.model.StateSink out) {
+        for (int v = 0; v < (lay.forever ? n : 1); v++) {
+            long[] s = new long[width];
+            initial(s);
+            lay.victim.set(s, v);
+            out.state(s);
+        }
+    }
+
     void successors(long[] s, StepSink out) {
         final int b = prog.branches;
         final long[] nx = this.nx;
+        int blocked = 0;
+        boolean stepped = false;
         for (int c = 0; c < n; c++) {
             int p = lay.pc[c].getInt(s);
             int g = prog.base[c] + p;
@@ -197,8 +210,10 @@ final class RqLockSteps {
                 int l = prog.lock[g];
                 int r = checkedStep(s, nx, c, l, sp);
                 if (r == RqSpinlock.BLOCKED) {
+                    blocked |= 1 << c;
                     continue;
                 }
+                stepped = true;
                 if (r >= 0) {
                     lay.sub[c].set(nx, r);
                     int from = prog.waitsFor(g, sp);
@@ -224,9 +239,37 @@ final class RqLockSteps {
                     System.arraycopy(s, 0, nx, 0, width);
                     advance(s, c, g, busiest);
                     out.step(c, action(p, 0, busiest), nx);
+                    stepped = true;
                 }
             }
         }
+        if (lay.forever && stepped) {
+            spins(s, blocked, out);
+        }
+    }
+
+    /**
+     * With {@code starvation-free} (weak fairness of the CPUs): a CPU in a spin loop whose
+     * condition is false still runs, loading the word and finding it unchanged: a step that
+     * changes nothing (a spin step, action {@code k = S + 2}). It is what lets a fair run leave a
+     * spinner behind while others keep the word changing (a test-and-set lock that is never seen
+     * free); a CPU whose spin would succeed has no spin step, so fairness makes it succeed. No
+     * spin steps where no CPU can do anything else: that state is a deadlock.
+     */
+    private void spins(long[] s, int blocked, StepSink out) {
+        for (int c = 0; c < n; c++) {
+            if ((blocked & (1 << c)) != 0) {
+                int sp = lay.sub[c].getInt(s);
+                System.arraycopy(s, 0, nx, 0, width);
+                out.step(c, action(lay.pc[c].getInt(s), sp, pcs + 2), nx);
+            }
+        }
+    }
+
+    /** True if {@code action} of a CPU is a spin step ({@link #spins}). */
+    boolean isSpin(int actor, int action) {
+        int k = action & ((1 << kBits) - 1);
+        return prog.op[instruction(actor, action)] <= UNLOCK && k == pcs + 2;
     }
 
     /**
@@ -294,7 +337,7 @@ final class RqLockSteps {
                     if ((mask & (1L << a)) != 0) {
                         int l = lay.waitsFor(s, a);
                         long v = lay.ovt[a].get(nx);
-                        if (l >= 0 && (heldAfter & (1 << l)) != 0 && v < lay.ovt[a].max()) {
+                        if (l >= 0 && (heldAfter & (1 << l)) != 0 && v < lay.metricCap) {
                             lay.ovt[a].set(nx, v + 1);
                         }
                     }
@@ -308,7 +351,7 @@ final class RqLockSteps {
                 for (int a = 0; a < n; a++) {
                     if (a != c && prog.inside[lay.g(s, a)]) {
                         long v = lay.byp[a].get(nx);
-                        if (v < lay.byp[a].max()) {
+                        if (v < lay.metricCap) {
                             lay.byp[a].set(nx, v + 1);
                         }
                     }
@@ -325,7 +368,7 @@ final class RqLockSteps {
                 next = 0;
             } else {
                 lay.round[c].set(nx, 0);
-                next = prog.donePc[c];
+                next = lay.forever ? 0 : prog.donePc[c];
             }
         } else {
             next = t;
@@ -340,10 +383,13 @@ final class RqLockSteps {
         if (t != NEXT_ROUND) {
             return t;
         }
-        return lay.round[c].getInt(s) + 1 < rounds ? 0 : prog.donePc[c];
+        return lay.round[c].getInt(s) + 1 < rounds || lay.forever ? 0 : prog.donePc[c];
     }
 
     boolean isFinal(long[] s) {
+        if (lay.forever) {
+            return false;
+        }
         for (int c = 0; c < n; c++) {
             if (lay.pc[c].getInt(s) != prog.donePc[c]) {
                 return false;
@@ -376,7 +422,7 @@ final class RqLockSteps {
             heldTwice |= heldBy & h;
             heldBy |= h;
             long f = futureAt[gp];
-            future[c] = lay.round[c].getInt(s) + 1 < rounds ? f | prog.wholePass[c] : f;
+            future[c] = lay.round[c].getInt(s) + 1 < rounds || lay.forever ? f | prog.wholePass[c] : f;
         }
         for (int c = 0; c < n; c++) {
             int gp = gs[c];
@@ -412,6 +458,11 @@ final class RqLockSteps {
         }
         int shift = prog.lockShift(prog.lock[g]);
         futureAt[gp] = prog.pcFuture[sp] << shift | prog.afterInPass[g];
+        if (lay.sanity) {
+            /* sanity-lock-word reads every lock word and every CPU's operation on it */
+            stepFp[gp] = -1L;
+            return;
+        }
         int c = cpuOf(g);
         int own = prog.held[g];
         long fp = prog.pcTouch[sp];

@@ -209,6 +209,36 @@ public abstract class RqSpinlock {
         void setReg(int cpu, int field, int value);
     }
 
+    /**
+     * One lock as the {@code sanity-lock-word} property sees it: its word and nodes, and for each
+     * CPU whether it holds the lock and where it is in an operation on it.
+     */
+    public interface LockState {
+        int cpus();
+
+        int word(int field);
+
+        int node(int cpu, int field);
+
+        /** The pc of CPU {@code cpu}'s operation on this lock, or -1 if it is not inside one. */
+        int pc(int cpu);
+
+        int reg(int cpu, int field);
+
+        /** True if CPU {@code cpu} holds this lock (its program says so). */
+        boolean holds(int cpu);
+    }
+
+    /**
+     * A reason this lock's state is one the kernel's own code never produces (a field outside its
+     * meaning: a ticket count that does not match the CPUs holding tickets, a qspinlock tail that
+     * names no queued CPU, a locked byte nobody owns), or null. {@code sanity-lock-word} checks it
+     * on every state; the default knows nothing and returns null.
+     */
+    public String insane(LockState v) {
+        return null;
+    }
+
     /** Bits for values {@code 0..max}. */
     protected static int bitsFor(int max) {
         return Math.max(1, 32 - Integer.numberOfLeadingZeros(max));

@@ -116,4 +116,14 @@ public class TasSpinlock extends RqSpinlock {
     public String cite(int pc) {
         return citeOf(TasSpinlock.class, pc == SPIN ? "spinLock" : pc == TRY ? "trylock" : "unlock");
     }
+
+    /** The flag is set exactly while some CPU holds the lock. */
+    @Override
+    public String insane(LockState v) {
+        boolean held = false;
+        for (int c = 0; c < v.cpus(); c++) {
+            held |= v.holds(c);
+        }
+        return held == (v.word(LOCKED) != 0) ? null : held ? "a CPU holds the lock but its flag is 0" : "the flag is set but no CPU holds the lock";
+    }
 }

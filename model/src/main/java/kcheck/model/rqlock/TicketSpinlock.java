@@ -211,4 +211,17 @@ public class TicketSpinlock extends RqSpinlock {
             }
         }
     }
+
+    /** next - serving (mod 2^BITS) counts the tickets taken and not yet released: the CPUs waiting at WAIT plus the holder. */
+    @Override
+    public String insane(LockState v) {
+        int taken = 0;
+        for (int c = 0; c < v.cpus(); c++) {
+            if (v.holds(c) || v.pc(c) == WAIT) {
+                taken++;
+            }
+        }
+        int diff = (v.word(NEXT) - v.word(SERVING)) & mask(BITS);
+        return diff == taken ? null : "next - serving = " + diff + " but " + taken + " CPU(s) hold a ticket (waiting or holding)";
+    }
 }

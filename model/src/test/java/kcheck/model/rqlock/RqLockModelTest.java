@@ -117,4 +117,41 @@ class RqLockModelTest {
         assertThat(holders).hasSize(2);
         assertThat(holders.values()).anySatisfy(h -> assertThat(h).containsExactly(1));
     }
+
+    @Test
+    void starvationFreeRunsForEverWithOneInitialStatePerWatchedCpu() {
+        RqLockRig rig = new RqLockRig(new DoubleLockBalanceV2628(), "tas", Set.of("starvation-free"), "cpus", "3");
+        List<long[]> got = new ArrayList<>();
+        rig.model().initial(s -> got.add(s.clone()));
+        assertThat(got).extracting(s -> rig.lay.victim.getInt(s)).containsExactly(0, 1, 2);
+        assertThat(rig.model().acyclic()).isFalse();
+        assertThat(rig.model().rank(got.get(0))).isEqualTo(-1);
+        assertThat(rig.reachable()).noneMatch(st -> rig.model().isFinal(st.to()));
+    }
+
+    @Test
+    void aSpinStepChangesNothingAndExistsOnlyWhileAnotherCpuCanMove() {
+        RqLockRig rig = new RqLockRig(new DoubleLockBalanceV2628(), "tas", Set.of("starvation-free"));
+        int spins = 0;
+        for (RqLockRig.Step st : rig.reachable()) {
+            if (rig.steps.isSpin(st.actor(), st.action())) {
+                spins++;
+                assertThat(st.to()).containsExactly(st.from());
+                List<Integer> movers = new ArrayList<>();
+                rig.steps.successors(st.from(), (a, act, nx) -> {
+                    if (!rig.steps.isSpin(a, act)) {
+                        movers.add(a);
+                    }
+                });
+                assertThat(movers).isNotEmpty().doesNotContain(st.actor());
+            }
+        }
+        assertThat(spins).isPositive();
+    }
+
+    @Test
+    void withoutStarvationFreeThereAreNoSpinSteps() {
+        RqLockRig rig = new RqLockRig(new DoubleLockBalanceV2628(), "tas", Set.of("mutual-exclusion"));
+        assertThat(rig.reachable()).noneMatch(st -> rig.steps.isSpin(st.actor(), st.action()));
+    }
 }
