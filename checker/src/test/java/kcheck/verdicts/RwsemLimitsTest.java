@@ -27,9 +27,9 @@ import kcheck.model.rwsem.RwsemVariant;
  */
 class RwsemLimitsTest {
 
-    private static void explore(RwsemVariant v, String readers, String writers, String... properties) {
+    private static kcheck.engine.RunResult explore(RwsemVariant v, String readers, String writers, String... properties) {
         RwsemOwnerFactory f = (RwsemOwnerFactory) Models.get("rwsem-owner");
-        Engine.check(f.create("limit-test", v, f.params(params("readers", readers, "writers", writers)), Set.of(properties)),
+        return Engine.check(f.create("limit-test", v, f.params(params("readers", readers, "writers", writers)), Set.of(properties)),
                 Options.defaults().withWorkers(1));
     }
 
@@ -39,7 +39,7 @@ class RwsemLimitsTest {
     }
 
     @Test
-    void anXaddCountWithMoreActiveBiasesThanTasksIsALimit() {
+    void anXaddCountWithMoreActiveBiasesThanTasksIsACountSaneViolationNotALimit() {
         RwsemVariant v = new RwsemV48() {
             @Override
             public void downRead(RwSem sem) {
@@ -47,8 +47,9 @@ class RwsemLimitsTest {
                 super.downRead(sem);
             }
         };
-        assertThatThrownBy(() -> explore(v, "1", "1", "exclusion")).isInstanceOf(ModelLimitException.class)
-                .hasMessageContaining("packs count as a + k * RWSEM_WAITING_BIAS with a <= 2");
+        kcheck.engine.PropertyResult r = explore(v, "1", "1", "count-sane", "exclusion").property("count-sane");
+        assertThat(r.verdict()).isEqualTo(kcheck.engine.Verdict.VIOLATED);
+        assertThat(r.message()).contains("sem->count leaves its meaning");
     }
 
     @Test
@@ -78,15 +79,16 @@ class RwsemLimitsTest {
     }
 
     @Test
-    void onCpuOfANullOwnerIsALimit() {
+    void onCpuOfANullOwnerIsAnOwnerDerefSaneViolationNotALimit() {
         RwsemVariant v = new RwsemV48() {
             @Override
             protected boolean rwsemCanSpinOnOwner(RwSem sem) {
                 return sem.onCpu(sem.readOwner());                     /* dereferences NULL */
             }
         };
-        assertThatThrownBy(() -> explore(v, "0", "2", "exclusion")).isInstanceOf(ModelLimitException.class)
-                .hasMessageContaining("owner->on_cpu of a pointer that is no writer");
+        kcheck.engine.PropertyResult r = explore(v, "0", "2", "owner-deref-sane").property("owner-deref-sane");
+        assertThat(r.verdict()).isEqualTo(kcheck.engine.Verdict.VIOLATED);
+        assertThat(r.message()).contains("owner = NULL is dereferenced as a running writer");
     }
 
     @Test

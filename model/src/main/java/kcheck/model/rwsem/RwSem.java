@@ -228,6 +228,16 @@ public interface RwSem {
      */
     void wakeUpQ();
 
+    /* ---- the kernel's own checks (lockdep): not steps; a failed one ends the run on its warn- property ---- */
+
+    /** {@code lockdep_assert_held(&sem->wait_lock)}. */
+    default void lockdepAssertHeldWaitLock() {
+    }
+
+    /** {@code lockdep_assert_preemption_disabled()}. */
+    default void lockdepAssertPreemptionDisabled() {
+    }
+
     /* ---- model annotations ---- */
 
     /** Model annotation: the caller holds the lock from the step just made on. */

@@ -297,6 +297,33 @@ final class RwsemLayout {
         return false;
     }
 
+    /** The task at a {@link Op#FAULT} node (the kernel flagged the state: the run ends there), -1 for none. */
+    int faulted(long[] s) {
+        for (int t = 0; t < n; t++) {
+            if (prog[t].op[pc[t].getInt(s)] == Op.FAULT) {
+                return t;
+            }
+        }
+        return -1;
+    }
+
+    /** The task at a FAULT or WARN node of property {@code id}, -1 for none. */
+    int flagged(long[] s, String id) {
+        for (int t = 0; t < n; t++) {
+            int p = pc[t].getInt(s);
+            Op o = prog[t].op[p];
+            if ((o == Op.FAULT || o == Op.WARN) && Op.Fault.values()[(int) prog[t].arg0[p]].property.equals(id)) {
+                return t;
+            }
+        }
+        return -1;
+    }
+
+    /** The fault task {@code t} is at (a FAULT or WARN node). */
+    Op.Fault fault(long[] s, int t) {
+        return Op.Fault.values()[(int) prog[t].arg0[pc[t].getInt(s)]];
+    }
+
     /** Every task has finished its bounded workload. */
     boolean allDone(long[] s) {
         for (int t = 0; t < n; t++) {
@@ -320,7 +347,7 @@ final class RwsemLayout {
             return false;
         }
         return switch (prog[t].op[p]) {
-            case END -> false;
+            case END, FAULT -> false;
             case OSQ_LOCK -> osqHolder(s) < 0 || resched[t].getInt(s) == 1;
             case SPIN_LOCK -> waitLockHolder(s) < 0;
             case SCHEDULE -> isWriter(t) ? woken[t].getInt(s) == 1 : qpos[t].getInt(s) == 0;

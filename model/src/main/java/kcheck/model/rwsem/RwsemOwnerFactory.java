@@ -28,6 +28,19 @@ public final class RwsemOwnerFactory implements ModelFactory {
 
     /** The properties, and the variants with their reference implementations. */
     private static final Catalog<RwsemVariant> CATALOG = new Catalog<RwsemVariant>(NAME)
+            .property("count-sane", Kind.INVARIANT, "sem->count stays inside its meaning: no count step makes the reader count"
+                    + " (v5.3+) or the active/waiting parts (xadd) negative, or adds a bias no task holds (the kernel's own"
+                    + " witnesses: DEBUG_RWSEMS_WARN_ON(tmp < 0) in __up_read, kernel/locking/rwsem.c:1346, and"
+                    + " WARN_ON_ONCE(*cntp < 0) in rwsem_read_trylock, :252, v6.12); the run ends at the step")
+            .property("owner-deref-sane", Kind.INVARIANT, "owner->on_cpu is read only through a writer's task pointer: never"
+                    + " NULL, the v4.8 RWSEM_READER_OWNED marker (an oops) or a reader's pointer with RWSEM_READER_OWNED (a hint"
+                    + " whose task may have left: use after free); owner_on_cpu(), include/linux/sched.h:2200, called at kernel/locking/rwsem.c:723,781 v6.12")
+            .property("warn-wait-lock-held", Kind.INVARIANT, "kernel/locking/rwsem.c:370,386,417,608 (v6.12):"
+                    + " lockdep_assert_held(&sem->wait_lock) in rwsem_add_waiter, rwsem_del_waiter, rwsem_mark_wake and"
+                    + " rwsem_try_write_lock never fails")
+            .property("warn-preemption-disabled", Kind.INVARIANT, "kernel/locking/rwsem.c:142,148,751 (v6.12):"
+                    + " lockdep_assert_preemption_disabled() in rwsem_set_owner, rwsem_clear_owner and rwsem_spin_on_owner"
+                    + " never fails (v6.1+)")
             .property("exclusion", Kind.INVARIANT, "never a writer with readers, never two writers (a task holds the lock from the"
                     + " count step that takes it, or a waker's grant, to the count step that releases it)")
             .property("owner-sound", Kind.INVARIANT, "owner names writer T (v5.3+: without READER_OWNED) implies T holds the write"

@@ -75,6 +75,7 @@ public final class RwsemRealBugs {
         @Override
         @Kernel(function = "rwsem_try_write_lock", file = "kernel/locking/rwsem.c", version = "v6.12 with b613c7f31476 undone")
         protected boolean rwsemTryWriteLock(RwSem sem) {
+            sem.lockdepAssertHeldWaitLock();
             twCount = sem.atomicLongRead();
             do {
                 boolean hasHandoff = (twCount & RWSEM_FLAG_HANDOFF) != 0;

@@ -43,6 +43,9 @@ final class RwsemSteps {
     }
 
     void successors(long[] s, StepSink out) {
+        if (l.faulted(s) >= 0) {
+            return;                                                 /* the kernel warned or crashed: the run ends */
+        }
         for (int t = 0; t < l.n; t++) {
             int p = l.pc[t].getInt(s);
             TaskProgram tp = l.prog[t];
@@ -168,13 +171,13 @@ final class RwsemSteps {
             case COUNT_FETCH_ADD:
             case COUNT_ADD: {
                 long old = l.count(nx);
-                setCount(old + tp.arg0[p], t, p);
+                setCountOrFault(old + tp.arg0[p]);
                 return countIndex(old, t, p);
             }
             case COUNT_CMPXCHG: {
                 long old = l.count(nx);
                 if (old == tp.arg0[p]) {
-                    setCount(tp.arg1[p], t, p);
+                    setCountOrFault(tp.arg1[p]);
                 }
                 return countIndex(old, t, p);
             }
@@ -372,6 +375,18 @@ final class RwsemSteps {
                     + l.prog[t].describe(p, l.dom));
         }
         return i;
+    }
+
+    /**
+     * A count the encoding does not hold is one outside the count's meaning (a reader count below zero, a bias
+     * that leaked): count keeps its old value and the recorded program leads to its count fault node, which ends
+     * the run on count-sane (RwsemProperties.Faulted).
+     */
+    private void setCountOrFault(long c) {
+        int i = l.dom.countIndex(c);
+        if (i >= 0) {
+            l.count.set(nx, i);
+        }
     }
 
     private void setCount(long c, int t, int p) {

@@ -105,13 +105,13 @@ public class RwsemV612 implements RwsemVariant {
 
     @Kernel(function = "rwsem_set_owner", file = "kernel/locking/rwsem.c", version = "v6.12", line = 140)
     protected void rwsemSetOwner(RwSem sem) {
-        /* lockdep_assert_preemption_disabled(); */
+        sem.lockdepAssertPreemptionDisabled();
         sem.writeOwner(sem.current());                              /* atomic_long_set(&sem->owner, (long)current) */
     }
 
     @Kernel(function = "rwsem_clear_owner", file = "kernel/locking/rwsem.c", version = "v6.12", line = 146)
     protected void rwsemClearOwner(RwSem sem) {
-        /* lockdep_assert_preemption_disabled(); */
+        sem.lockdepAssertPreemptionDisabled();
         sem.writeOwner(0);                                          /* atomic_long_set(&sem->owner, 0) */
     }
 
@@ -204,7 +204,7 @@ public class RwsemV612 implements RwsemVariant {
 
     @Kernel(function = "rwsem_add_waiter", file = "kernel/locking/rwsem.c", version = "v6.12", line = 368)
     protected void rwsemAddWaiter(RwSem sem, int type) {
-        /* lockdep_assert_held(&sem->wait_lock); */
+        sem.lockdepAssertHeldWaitLock();
         sem.listAddTail(type);
         /* caller will set RWSEM_FLAG_WAITERS */
     }
@@ -212,6 +212,7 @@ public class RwsemV612 implements RwsemVariant {
     /** Remove a waiter from the wait_list and clear flags; true if the list isn't empty. */
     @Kernel(function = "rwsem_del_waiter", file = "kernel/locking/rwsem.c", version = "v6.12", line = 384)
     protected boolean rwsemDelWaiter(RwSem sem) {
+        sem.lockdepAssertHeldWaitLock();
         sem.listDel();
         if (!sem.listEmpty()) {
             return true;
@@ -227,6 +228,7 @@ public class RwsemV612 implements RwsemVariant {
      */
     @Kernel(function = "rwsem_mark_wake", file = "kernel/locking/rwsem.c", version = "v6.12", line = 409)
     protected void rwsemMarkWake(RwSem sem, int wakeType) {
+        sem.lockdepAssertHeldWaitLock();
         mwWakeType = wakeType;
         mwWoken = 0;
         mwAdjustment = 0;
@@ -302,7 +304,8 @@ public class RwsemV612 implements RwsemVariant {
      */
     @Kernel(function = "rwsem_try_write_lock", file = "kernel/locking/rwsem.c", version = "v6.12", line = 602)
     protected boolean rwsemTryWriteLock(RwSem sem) {
-        /* struct rwsem_waiter *first = rwsem_first_waiter(sem); lockdep_assert_held(&sem->wait_lock); */
+        /* struct rwsem_waiter *first = rwsem_first_waiter(sem); */
+        sem.lockdepAssertHeldWaitLock();
         twCount = sem.atomicLongRead();
         do {
             boolean hasHandoff = (twCount & RWSEM_FLAG_HANDOFF) != 0;
@@ -408,7 +411,7 @@ public class RwsemV612 implements RwsemVariant {
 
     @Kernel(function = "rwsem_spin_on_owner", file = "kernel/locking/rwsem.c", version = "v6.12", line = 745)
     protected int rwsemSpinOnOwner(RwSem sem) {
-        /* lockdep_assert_preemption_disabled(); */
+        sem.lockdepAssertPreemptionDisabled();
         soOwner = rwsemOwnerFlags(sem);
         int state = rwsemOwnerState(soOwner & ~RWSEM_OWNER_FLAGS_MASK, soOwner & RWSEM_OWNER_FLAGS_MASK);
         if (state != OWNER_WRITER) {

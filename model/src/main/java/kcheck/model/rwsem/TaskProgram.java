@@ -213,6 +213,12 @@ final class TaskProgram {
             case OWNER_OR, OWNER_ANDNOT -> String.format(o.text, dom.showOwner(arg0[node]).replace("NULL|", ""));
             case GRANT_READERS -> String.format(o.text, arg0[node]);
             case RD_NONSPINNABLE_SET -> String.format(o.text, arg0[node]);
+            case WARN -> "WARN " + Op.Fault.values()[(int) arg0[node]].property + ": " + Op.Fault.values()[(int) arg0[node]].text;
+            case FAULT -> {
+                Op.Fault f = Op.Fault.values()[(int) arg0[node]];
+                yield "FAULT " + f.property + ": " + f.text.replace("arg1", f == Op.Fault.COUNT_STORE ? dom.showCount(arg1[node])
+                        : dom instanceof RwsemDomain.Xadd ? signed(arg1[node]) : RwsemBitsText.signed(arg1[node]));
+            }
             default -> o.text;
         };
     }
