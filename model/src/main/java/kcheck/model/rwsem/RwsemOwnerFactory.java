@@ -109,6 +109,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.realBug("b613c7f31476", "locking/rwsem: Prevent non-first waiter from spinning in down_write()"
                     + " slowpath", "v6.3", "v6.12 with the fix undone: a waiter that sets the handoff bit sets its own handoff_set,"
                     + " and the first waiter inherits one"), RwsemRealBugs.Bugb613c7f31476::new)
+            .variant(VariantInfo.realBug("a9e9bcb45b15", "locking/rwsem: Prevent decrement of reader count before increment",
+                    "v5.1", "v4.8 with the fix undone: __rwsem_mark_wake grants the readers (waiter->task = NULL) before it raises"
+                    + " the count for them (the one-pass wake of v4.9 to v5.0)"), RwsemRealBugs.Buga9e9bcb45b15::new)
             .variant(VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
                     RwsemMutants.EarlyRelease::new)
             .variant(VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
