@@ -37,6 +37,8 @@ enum Op {
     FIRST_TIMED_OUT(true, Outcome.BOOL, "time_after(jiffies, first->timeout)"),
     RSPIN_PASSED(true, Outcome.BOOL, "sched_clock() > rspin_threshold"),
     NEED_RESCHED(false, Outcome.BOOL, "need_resched()"),
+    /** signal_pending_state(TASK_KILLABLE, current): the task's own flag, set by the environment (a fatal signal). */
+    SIGNAL_PENDING(false, Outcome.BOOL, "signal_pending_state(TASK_KILLABLE, current)"),
     LIST_EMPTY(false, Outcome.BOOL, "list_empty"),
     LIST_ADD_TAIL(false, Outcome.NONE, "list_add_tail"),
     LIST_IS_SINGULAR(false, Outcome.BOOL, "list_is_singular"),

@@ -49,6 +49,8 @@ final class ProgramRecorder {
     private final boolean writer;
     private final int task;
     private final boolean rt;
+    /** The task's workload calls the killable entry points. */
+    private boolean killable;
     private final int rounds;
     private final List<Field> fields = new ArrayList<>();
     private final int maxNodes;
@@ -95,6 +97,18 @@ final class ProgramRecorder {
      */
     static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds) {
         return record(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
+    }
+
+    /** As above, for a task that takes the lock with down_read_killable()/down_write_killable() when {@code killable}. */
+    static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                              boolean killable) {
+        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
+        r.killable = killable;
+        r.explore();
+        List<int[]> pairs = r.walkPairs();
+        int[] cls = r.classes();
+        r.check(pairs, cls);
+        return r.build(cls);
     }
 
     /** As {@link #record(RwsemVariant, String, RwsemDomain, boolean, int, boolean, int)} with another node limit (tests). */
@@ -234,9 +248,9 @@ final class ProgramRecorder {
         workload = w;
         try {
             if (writer) {
-                w.writer(impl, sem, rounds);
+                w.writer(impl, sem, rounds, killable);
             } else {
-                w.reader(impl, sem, rounds);
+                w.reader(impl, sem, rounds, killable);
             }
         } catch (Stop s) {
             return s.capture;
@@ -622,6 +636,11 @@ final class ProgramRecorder {
         @Override
         public boolean rtTask() {
             return rt;
+        }
+
+        @Override
+        public boolean signalPending() {
+            return next(Op.SIGNAL_PENDING, 0, 0) == 1;
         }
 
         @Override

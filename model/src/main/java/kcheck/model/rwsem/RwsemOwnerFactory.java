@@ -141,8 +141,11 @@ public final class RwsemOwnerFactory implements ModelFactory {
      */
     private static final Map<ProgramKey, TaskProgram> PROGRAMS = new ConcurrentHashMap<>();
 
-    private record ProgramKey(Class<?> impl, int readers, int writers, boolean writer, int task, boolean rt, int rounds) {
+    private record ProgramKey(Class<?> impl, int readers, int writers, boolean writer, int task, boolean rt, int rounds,
+                              boolean killable) {
     }
+
+    private static final List<String> KILLABLE_CHOICES = List.of("none", "writers", "readers", "all");
 
     private static final List<String> RT_CHOICES = List.of("none", "w0", "w1", "w2", "w0+w1", "w0+w2", "w1+w2", "all");
 
@@ -179,7 +182,11 @@ public final class RwsemOwnerFactory implements ModelFactory {
                 ParamSpec.choice("rt", "writers that are RT tasks (rt_task(current))", RT_CHOICES.toArray(String[]::new)),
                 ParamSpec.integer("rounds", 0, 0, 3, "lock/unlock rounds per task; 0 = forever (cyclic workload)"),
                 ParamSpec.choice("preempt", "which tasks may be preempted (on_cpu = 0) while they hold the lock where preemption is"
-                        + " enabled: writers (the default), all (readers too), none", "writers", "all", "none"));
+                        + " enabled: writers (the default), all (readers too), none", "writers", "all", "none"),
+                ParamSpec.choice("killable", "which tasks take the lock with down_read_killable()/down_write_killable(): a fatal"
+                        + " signal may arrive at any time while such a task waits in the wait list, wake it and send it down the"
+                        + " out_nolock path (v6.12 and its copies; older ports have no killable path and wait uninterruptibly)",
+                        KILLABLE_CHOICES.toArray(String[]::new)));
     }
 
     @Override
@@ -256,10 +263,12 @@ public final class RwsemOwnerFactory implements ModelFactory {
             boolean writer = t >= readers;
             int w = writer ? t - readers : dom.readersAnonymous() ? 0 : t;
             boolean isRt = writer && rt[w];
-            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds);
+            String kill = params.get("killable");
+            boolean killable = kill.equals("all") || kill.equals(writer ? "writers" : "readers");
+            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds, killable);
             Function<ProgramKey, TaskProgram> record = k -> {
                 synchronized (impl) {
-                    return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds());
+                    return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds(), k.killable());
                 }
             };
             prog[t] = cachePrograms() ? PROGRAMS.computeIfAbsent(key, record) : record.apply(key);

@@ -32,12 +32,16 @@ public final class RwsemRealBugs {
     public static class Bug48dfb5d2560d extends RwsemV612 {
         @Override
         @Kernel(function = "__down_write_common", file = "kernel/locking/rwsem.c", version = "v6.12 with 48dfb5d2560d undone")
-        protected void __downWriteCommon(RwSem sem) {
+        protected int __downWriteCommon(RwSem sem, int state) {
+            int ret = 0;
             if (!rwsemWriteTrylock(sem)) {
                 sem.preemptDisable();                               /* the slow path keeps v6.12's preemption off */
-                rwsemDownWriteSlowpath(sem);
+                if (!rwsemDownWriteSlowpath(sem, state)) {
+                    ret = -EINTR;
+                }
                 sem.preemptEnable();
             }
+            return ret;
         }
     }
 
@@ -50,10 +54,14 @@ public final class RwsemRealBugs {
     public static class Bug3f5245538a19 extends RwsemV612 {
         @Override
         @Kernel(function = "__down_read_common", file = "kernel/locking/rwsem.c", version = "v6.12 with 3f5245538a19 undone")
-        protected void __downReadCommon(RwSem sem) {
+        protected int __downReadCommon(RwSem sem, int state) {
+            int ret = 0;
             if (!rwsemReadTrylock(sem)) {
-                rwsemDownReadSlowpath(sem, downCount);
+                if (!rwsemDownReadSlowpath(sem, downCount, state)) {
+                    ret = -EINTR;
+                }
             }
+            return ret;
         }
 
         @Override

@@ -27,6 +27,7 @@ final class RwsemSteps {
     static final int RUN_AGAIN = 1;
     static final int SET_NEED_RESCHED = 2;
     static final int TIMEOUT = 3;
+    static final int SIGNAL = 4;
 
     private final RwsemLayout l;
     private final RwsemMonitors monitors;
@@ -72,7 +73,8 @@ final class RwsemSteps {
                     }
                 }
                 case SCHEDULE -> {
-                    if (l.isWriter(t) ? l.woken[t].getInt(s) == 1 : l.qpos[t].getInt(s) == 0) {
+                    /* a wake-up, or a fatal signal (signal_wake_up() wakes a TASK_KILLABLE sleeper) */
+                    if ((l.isWriter(t) ? l.woken[t].getInt(s) == 1 : l.qpos[t].getInt(s) == 0) || l.signaled[t].getInt(s) == 1) {
                         step(s, t, p, 0, out);
                     }
                 }
@@ -104,6 +106,9 @@ final class RwsemSteps {
             if (tp.has(p, RESCHED_LIVE) && l.resched[t].getInt(s) == 0 && l.resched[t].max() > 0) {
                 env(s, t, SET_NEED_RESCHED, out);
             }
+            if (l.signaled[t].max() > 0 && l.signaled[t].getInt(s) == 0 && l.queued(s, t)) {
+                env(s, t, SIGNAL, out);                             /* a fatal signal arrives while the task waits */
+            }
             if (l.eagerTimeouts && l.timedOut[t].max() > 0 && l.timedOut[t].getInt(s) == 0 && l.queued(s, t)) {
                 env(s, t, TIMEOUT, out);
             }
@@ -116,6 +121,7 @@ final class RwsemSteps {
             case PREEMPT -> l.preempted[t].set(nx, 1);
             case RUN_AGAIN -> l.preempted[t].set(nx, 0);
             case SET_NEED_RESCHED -> l.resched[t].set(nx, 1);
+            case SIGNAL -> l.signaled[t].set(nx, 1);
             default -> l.timedOut[t].set(nx, 1);
         }
         out.step(t, l.envBase + kind, nx);
@@ -150,6 +156,7 @@ final class RwsemSteps {
             l.timedOut[t].set(nx, 0);
             l.handoffSet[t].set(nx, 0);
             l.rdNonspinnable[t].set(nx, 0);
+            l.signaled[t].set(nx, 0);                               /* the down_*_killable() call returned: handled */
         }
         monitors.taskStep(s, nx, t, p, o, node);
         out.step(t, p * l.slots + o, nx);
@@ -271,6 +278,8 @@ final class RwsemSteps {
         switch (tp.op[node]) {
             case NEED_RESCHED:
                 return l.resched[t].getInt(nx);
+            case SIGNAL_PENDING:
+                return l.signaled[t].getInt(nx);
             case LIST_EMPTY:
                 return l.queueLength(nx) == 0 ? 1 : 0;
             case LIST_ADD_TAIL:
