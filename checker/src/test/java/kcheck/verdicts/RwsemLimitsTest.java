@@ -35,7 +35,7 @@ class RwsemLimitsTest {
 
     @Test
     void everyLimitIsListed() {
-        assertThat(Models.get("rwsem-owner").limits()).hasSize(8).allMatch(l -> !l.isBlank());
+        assertThat(Models.get("rwsem-owner").limits()).hasSize(7).allMatch(l -> !l.isBlank());
     }
 
     @Test
@@ -138,7 +138,7 @@ class RwsemLimitsTest {
     }
 
     @Test
-    void moreDeclinesPerWriteHoldThanOtherWritersIsALimitOfMissedSpins() {
+    void moreDeclinesPerWriteHoldThanOtherWritersSaturateMissedSpins() {
         RwsemVariant v = new RwsemV48() {
             @Override
             protected boolean rwsemOptimisticSpin(RwSem sem) {
@@ -149,7 +149,7 @@ class RwsemLimitsTest {
                 return super.rwsemOptimisticSpin(sem);
             }
         };
-        assertThatThrownBy(() -> explore(v, "0", "2", "missed-spins")).isInstanceOf(ModelLimitException.class)
-                .hasMessageContaining("counts missed-spins up to 1 per write-lock hold");
+        /* the kernel allows it (a killable writer declines, leaves with -EINTR and declines again): the metric saturates */
+        assertThat(explore(v, "0", "2", "missed-spins").property("missed-spins").verdict()).isNotNull();
     }
 }

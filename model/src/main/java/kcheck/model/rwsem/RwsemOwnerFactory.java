@@ -197,7 +197,8 @@ public final class RwsemOwnerFactory implements ModelFactory {
     /** What the model assumes of a variant's code; each is checked where it is made (ModelLimitException). */
     static final List<String> LIMITS = List.of(
             "xadd count (v4.x): count = a + k * RWSEM_WAITING_BIAS with a <= readers + writers active biases and k <= writers"
-                    + " + 1 waiting biases (one active bias per task, one waiting bias per writer and one for the wait list)",
+                    + " + 1 waiting biases (one active bias per task, one waiting bias per writer and one for the wait list); a count"
+                    + " step that leaves it is a count-sane violation, not a limit (only |= / &= ~ outside it stay a limit)",
             "v5.3+ count: only the WRITER_LOCKED, WAITERS and HANDOFF bits and a reader count of at most one"
                     + " RWSEM_READER_BIAS per reader (no READFAIL bit, no other bits)",
             "owner: xadd: NULL, RWSEM_READER_OWNED or a writer; v5.3+: NULL, a writer's pointer (v5.3 to v5.10 also with"
@@ -206,7 +207,6 @@ public final class RwsemOwnerFactory implements ModelFactory {
             "wake_up_process()/wake_q_add() wakes only a writer at the front of the wait list; a reader grant goes only to"
                     + " readers",
             "rwsem_first_waiter() is dereferenced only while the wait list is not empty",
-            "missed-spins counts at most one declining writer per other writer and write-lock hold",
             "at most 200,000 recorded program places per task (kernel locals kept across steps take finitely many values)");
 
     @Override
