@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import kcheck.model.Catalog;
+import kcheck.model.EnvironmentInput;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
@@ -187,6 +188,69 @@ public final class RwsemOwnerFactory implements ModelFactory {
                         + " signal may arrive at any time while such a task waits in the wait list, wake it and send it down the"
                         + " out_nolock path (v6.12 and its copies; older ports have no killable path and wait uninterruptibly)",
                         KILLABLE_CHOICES.toArray(String[]::new)));
+    }
+
+    /** The environment contract (docs/models/rwsem-owner.md, "Environment contract": the audit behind each row). */
+    private static final List<EnvironmentInput> ENVIRONMENT = List.of(
+            EnvironmentInput.parameter("signal_pending_state(state, current) (fatal signal to a killable waiter)",
+                    "kernel/locking/rwsem.c:1076 rwsem_down_read_slowpath, :1157 rwsem_down_write_slowpath (v6.12)",
+                    "killable=none|writers|readers|all: a fatal signal arrives at any time while a killable task waits in the"
+                            + " list (an environment step), wakes its schedule() and stays pending; the task takes out_nolock"
+                            + " (rwsem_del_wake_waiter) and down_*_killable returns -EINTR; default none (writers multiply the"
+                            + " states ~7x); v4.x/v5.4 ports have no killable path"),
+            EnvironmentInput.assumption("signal_pending_state for TASK_INTERRUPTIBLE (down_read_interruptible)",
+                    "kernel/locking/rwsem.c:1076 (v6.12)", "the same code path as a fatal signal (any pending signal ends"
+                            + " the wait): covered by killable, not a separate choice"),
+            EnvironmentInput.choice("time_after(jiffies, waiter->timeout) (RWSEM_WAIT_TIMEOUT)",
+                    "kernel/locking/rwsem.c:463 rwsem_mark_wake, :633 rwsem_try_write_lock (v6.12); rwsem.c of v5.4",
+                    "the clock is nondeterministic: each read may find the deadline passed or not, and once passed it stays"
+                            + " passed (per waiter, re-armed when it queues)"),
+            EnvironmentInput.choice("sched_clock() > rspin_threshold",
+                    "kernel/locking/rwsem.c:874 rwsem_optimistic_spin (v6.12), v5.4 reader spinning",
+                    "every read may find the reader-spin deadline passed or not (the model checks it each iteration: the"
+                            + " kernel's every 16th reaches the same states)"),
+            EnvironmentInput.choice("need_resched()", "kernel/locking/rwsem.c:709 rwsem_can_spin_on_owner, rwsem_spin_on_owner :781, rwsem_optimistic_spin :913 (v6.12);"
+                            + " osq_lock's need_resched",
+                    "an environment step sets it for a writer wherever the spin code can still read it; the scheduler clears"
+                            + " it at the next schedule()/preemption"),
+            EnvironmentInput.parameter("rt_or_dl_task(current), rt_task(waiter->task)",
+                    "kernel/locking/rwsem.c:632 rwsem_try_write_lock, :915 rwsem_optimistic_spin (v6.12)",
+                    "rt=none|w0|...|all: which writers are RT tasks (a fixed attribute of the task)"),
+            EnvironmentInput.choice("owner->on_cpu (owner_on_cpu)",
+                    "kernel/locking/rwsem.c:723 rwsem_can_spin_on_owner, :781 rwsem_spin_on_owner (v6.12)",
+                    "on_cpu of a writer is 0 while it is preempted (an environment step) or asleep in schedule(); a read"
+                            + " through any other pointer is an owner-deref-sane violation"),
+            EnvironmentInput.parameter("preemption (the holder off its CPU)",
+                    "every step of a task holding the lock with preemption enabled (v4.x, v5.4 fast paths; v6.12 critical"
+                            + " section)",
+                    "preempt=writers (default)|all|none: which holders the environment may preempt and later run again"),
+            EnvironmentInput.choice("wake-ups: wake_q_add / wake_up_q / wake_up_process",
+                    "kernel/locking/rwsem.c:440,560 rwsem_mark_wake, :592 rwsem_del_wake_waiter, :1065, :1212 (v6.12)",
+                    "a woken writer's schedule() returns at any later step; a granted reader's wait ends when its"
+                            + " waiter->task is NULL (smp_store_release after the count update, one step of the waker)"),
+            EnvironmentInput.assumption("spurious wake-up (schedule() returning with nothing granted) and a task already on"
+                            + " another wake_q (wake_q_add fails, woken later by that wake_up_q)",
+                    "kernel/locking/rwsem.c:1084, :1176 schedule_preempt_disabled (v6.12)",
+                    "not a choice yet: both wait loops re-check their condition after schedule(), so a spurious return only"
+                            + " adds a loop iteration; a killable task's schedule() already returns on a signal without a grant"),
+            EnvironmentInput.assumption("the grant window of rwsem_mark_wake (waiter->task = NULL, count, wake)",
+                    "kernel/locking/rwsem.c:519-560 rwsem_mark_wake (v6.12), __rwsem_mark_wake (v4.8)",
+                    "the ports keep the kernel's order of the count step and the grant step as separate steps (a9e9bcb45b15"
+                            + " shows the window); the per-reader stores of the grant loop are one step (each read only by its"
+                            + " own waiter)"),
+            EnvironmentInput.assumption("memory ordering (smp_load_acquire(&waiter.task), _acquire/_release atomics)",
+                    "kernel/locking/rwsem.c:1074 rwsem_down_read_slowpath, :559 rwsem_mark_wake and every atomic (v6.12)",
+                    "sequential consistency: bugs of a missing barrier (99143f82a255) need a weak memory model"),
+            EnvironmentInput.assumption("interrupts / NMI on the same CPU", "raw_spin_lock_irq(&sem->wait_lock) everywhere",
+                    "the wait_lock is taken with interrupts off and rwsems are not taken from interrupt context"),
+            EnvironmentInput.assumption("CONFIG_DEBUG_RWSEMS (is_rwsem_reader_owned checks, rwsem_clear_reader_owned)",
+                    "kernel/locking/rwsem.c:1252, :1341, :1367 (v6.12)",
+                    "not modelled: it changes the code (extra owner loads and stores); the count warnings it adds are"
+                            + " covered by count-sane"));
+
+    @Override
+    public List<EnvironmentInput> environment() {
+        return ENVIRONMENT;
     }
 
     @Override

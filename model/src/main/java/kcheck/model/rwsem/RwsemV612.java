@@ -555,6 +555,19 @@ public class RwsemV612 implements RwsemVariant {
         }
     }
 
+    /** The {@code out_nolock:} label of rwsem_down_read_slowpath() (wait_lock held; releases it). */
+    @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1093)
+    protected void readOutNolock(RwSem sem) {
+        rwsemDelWakeWaiter(sem);
+        /* __set_current_state(TASK_RUNNING); */
+    }
+
+    /** The {@code out_nolock:} label of rwsem_down_write_slowpath() after its raw_spin_lock_irq() (releases the wait_lock). */
+    @Kernel(function = "rwsem_down_write_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1195)
+    protected void writeOutNolock(RwSem sem) {
+        rwsemDelWakeWaiter(sem);
+    }
+
     @Kernel(function = "rwsem_cond_wake_waiter", file = "kernel/locking/rwsem.c", version = "v6.12", line = 973)
     protected void rwsemCondWakeWaiter(RwSem sem, long count) {
         if ((count & RWSEM_WRITER_MASK) != 0) {
@@ -639,7 +652,7 @@ public class RwsemV612 implements RwsemVariant {
             if (signalPendingState(sem, state)) {
                 sem.rawSpinLockIrq();
                 if (!sem.waiterTaskIsNull()) {                      /* if (waiter.task) goto out_nolock; */
-                    rwsemDelWakeWaiter(sem);                        /* out_nolock: */
+                    readOutNolock(sem);
                     return false;                                   /* ERR_PTR(-EINTR) */
                 }
                 sem.rawSpinUnlockIrq();
@@ -697,7 +710,7 @@ public class RwsemV612 implements RwsemVariant {
             if (signalPendingState(sem, state)) {
                 /* out_nolock: __set_current_state(TASK_RUNNING); */
                 sem.rawSpinLockIrq();
-                rwsemDelWakeWaiter(sem);
+                writeOutNolock(sem);
                 return false;                                       /* ERR_PTR(-EINTR) */
             }
 

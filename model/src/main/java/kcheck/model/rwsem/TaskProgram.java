@@ -47,9 +47,9 @@ final class TaskProgram {
     /** Kernel function names and their bits. */
     static final String[] FUNCTIONS = {"rwsem_can_spin_on_owner", "rwsem_optimistic_spin", "rwsem_try_write_lock_unqueued",
         "down_read", "down_write", "up_write", "up_read", "rwsem_down_write_failed", "rwsem_down_write_slowpath",
-        "rwsem_down_read_slowpath", "rwsem_spin_on_owner"};
+        "rwsem_down_read_slowpath", "rwsem_spin_on_owner", "down_read_killable", "down_write_killable"};
     static final int[] FUNCTION_BITS = {IN_CAN_SPIN, IN_OPT_SPIN, IN_TRYLOCK_UNQUEUED, IN_DOWN_READ, IN_DOWN_WRITE,
-        IN_UP_WRITE, IN_UP_READ, IN_SLOW_PATH, IN_SLOW_PATH, IN_SLOW_PATH, IN_SPIN_ON_OWNER};
+        IN_UP_WRITE, IN_UP_READ, IN_SLOW_PATH, IN_SLOW_PATH, IN_SLOW_PATH, IN_SPIN_ON_OWNER, IN_DOWN_READ, IN_DOWN_WRITE};
 
     final int size;
     final int root;
