@@ -39,8 +39,13 @@ final class RwsemMonitors {
             } else if (l.handoffFor.get(nx) > 0 && !l.queued(nx, (int) l.handoffFor.get(nx) - 1)
                     && !l.heldBy(nx, (int) l.handoffFor.get(nx) - 1)) {
                 /* the waiter it was set for left the list without the lock (a fatal signal: out_nolock) and the bit
-                 * stayed: the new first waiter inherits it (rwsem_try_write_lock, kernel/locking/rwsem.c:614 v6.12) */
-                l.handoffFor.set(nx, l.firstWaiter(nx) + 1);
+                 * stayed: it is nobody's until a first waiter claims it with handoff_set (rwsem_try_write_lock honours
+                 * the bit only when first->handoff_set, kernel/locking/rwsem.c:618-623 v6.12): no claim to check */
+                l.handoffFor.set(nx, 0);
+            }
+            int f = l.firstWaiter(nx);
+            if (is && l.handoffFor.get(nx) == 0 && f >= 0 && l.handoffSet[f].getInt(nx) == 1) {
+                l.handoffFor.set(nx, f + 1);                        /* an orphaned bit claimed by the first waiter */
             }
         }
         if ((l.k2Monitor || l.wastedMonitor) && l.readersHolding(s) == 0 && l.readersHolding(nx) > 0) {
