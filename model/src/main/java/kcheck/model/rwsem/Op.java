@@ -37,6 +37,8 @@ enum Op {
     FIRST_TIMED_OUT(true, Outcome.BOOL, "time_after(jiffies, first->timeout)"),
     RSPIN_PASSED(true, Outcome.BOOL, "sched_clock() > rspin_threshold"),
     NEED_RESCHED(false, Outcome.BOOL, "need_resched()"),
+    /** signal_pending_state(TASK_KILLABLE, current): the task's own flag, set by the environment (a fatal signal). */
+    SIGNAL_PENDING(false, Outcome.BOOL, "signal_pending_state(TASK_KILLABLE, current)"),
     LIST_EMPTY(false, Outcome.BOOL, "list_empty"),
     LIST_ADD_TAIL(false, Outcome.NONE, "list_add_tail"),
     LIST_IS_SINGULAR(false, Outcome.BOOL, "list_is_singular"),
@@ -56,8 +58,38 @@ enum Op {
     HANDOFF_SET_FIRST(false, Outcome.NONE, "first->handoff_set = true"),
     RD_NONSPINNABLE_SET(false, Outcome.NONE, "waiter.last_rowner & RD_NONSPINNABLE = %s"),
     FIRST_RD_NONSPINNABLE(false, Outcome.BOOL, "first->last_rowner & RD_NONSPINNABLE"),
+    /**
+     * The code reached a state the kernel itself flags (a WARN, a lockdep assertion, a count outside
+     * its meaning, a pointer dereferenced that is not the kind its type says): the run ends here and
+     * the matching sanity / warn property is violated. {@code arg0} is the {@link Fault} ordinal,
+     * {@code arg1} what it needs to be explained (for a count fault: the operand of the count step).
+     */
+    FAULT(true, Outcome.NONE, "%s"),
+    /**
+     * A WARN / lockdep assertion of the kernel that fails here: the kernel prints it and goes on, so does the
+     * model (one step of its own: the task rests here, which the warn- property of {@code arg0}, a {@link Fault}
+     * ordinal, flags).
+     */
+    WARN(true, Outcome.NONE, "%s"),
     /** The workload has finished (bounded rounds). */
     END(true, Outcome.NONE, "done");
+
+    /** The kinds of {@link #FAULT}: each is checked by the property of that id. */
+    enum Fault {
+        COUNT("count-sane", "sem->count leaves its meaning (count step adds arg1)"),
+        COUNT_STORE("count-sane", "sem->count leaves its meaning (cmpxchg stores arg1)"),
+        ON_CPU("owner-deref-sane", "owner->on_cpu read through a pointer that is no writer's"),
+        WAIT_LOCK_NOT_HELD("warn-wait-lock-held", "lockdep_assert_held(&sem->wait_lock) fails"),
+        PREEMPTIBLE("warn-preemption-disabled", "lockdep_assert_preemption_disabled() fails");
+
+        final String property;
+        final String text;
+
+        Fault(String property, String text) {
+            this.property = property;
+            this.text = text;
+        }
+    }
 
     /** What an outcome index means. */
     enum Outcome { COUNT, OWNER, TASK, BOOL, INT, NONE }

@@ -49,6 +49,8 @@ final class ProgramRecorder {
     private final boolean writer;
     private final int task;
     private final boolean rt;
+    /** The task's workload calls the killable entry points. */
+    private boolean killable;
     private final int rounds;
     private final List<Field> fields = new ArrayList<>();
     private final int maxNodes;
@@ -95,6 +97,18 @@ final class ProgramRecorder {
      */
     static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds) {
         return record(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
+    }
+
+    /** As above, for a task that takes the lock with down_read_killable()/down_write_killable() when {@code killable}. */
+    static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                              boolean killable) {
+        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
+        r.killable = killable;
+        r.explore();
+        List<int[]> pairs = r.walkPairs();
+        int[] cls = r.classes();
+        r.check(pairs, cls);
+        return r.build(cls);
     }
 
     /** As {@link #record(RwsemVariant, String, RwsemDomain, boolean, int, boolean, int)} with another node limit (tests). */
@@ -145,7 +159,7 @@ final class ProgramRecorder {
     private void exploreQueue() {
         while (!queue.isEmpty()) {
             RNode n = queue.poll();
-            if (n.c.op() == Op.END) {
+            if (n.c.op() == Op.END || n.c.op() == Op.FAULT) {
                 n.edges = new int[0];
                 continue;
             }
@@ -156,6 +170,12 @@ final class ProgramRecorder {
             int blind = -1;
             for (int o = 0; o < k; o++) {
                 if (!feasible(n.c, o)) {
+                    if (countFault(n.c, o)) {
+                        /* the count step drives count out of its meaning: the run ends in a count fault */
+                        int[] s = Arrays.copyOf(n.script, n.script.length + 1);
+                        s[n.script.length] = o;
+                        n.edges[o] = intern(countFaultCapture(n.c), s);
+                    }
                     continue;
                 }
                 if (n.c.op() == Op.COUNT_ADD && blind >= 0) {
@@ -189,6 +209,23 @@ final class ProgramRecorder {
         return n.id;
     }
 
+    /** A count step whose outcome {@code o} (the old count) gives a count the encoding does not hold. */
+    private boolean countFault(Capture c, int o) {
+        return switch (c.op()) {
+            case COUNT_ADD_RETURN, COUNT_FETCH_ADD, COUNT_ADD -> dom.countIndex(dom.countValue(o) + c.arg0()) < 0;
+            case COUNT_CMPXCHG -> dom.countValue(o) == c.arg0() && dom.countIndex(c.arg1()) < 0;
+            default -> false;
+        };
+    }
+
+    /** The fault node after count step {@code c}: the same place, the run ends (arg1: the step's operand). */
+    private static Capture countFaultCapture(Capture c) {
+        long operand = c.op() == Op.COUNT_CMPXCHG ? c.arg1() : c.arg0();
+        Op.Fault kind = c.op() == Op.COUNT_CMPXCHG ? Op.Fault.COUNT_STORE : Op.Fault.COUNT;
+        return new Capture("FAULT-COUNT|" + c.op() + "|" + c.key(), Op.FAULT, kind.ordinal(), operand, c.attrs(),
+                c.function(), c.cite(), c.site(), c.where());
+    }
+
     /** Outcomes that the operation can have in this domain. */
     private boolean feasible(Capture c, int o) {
         return switch (c.op()) {
@@ -211,9 +248,9 @@ final class ProgramRecorder {
         workload = w;
         try {
             if (writer) {
-                w.writer(impl, sem, rounds);
+                w.writer(impl, sem, rounds, killable);
             } else {
-                w.reader(impl, sem, rounds);
+                w.reader(impl, sem, rounds, killable);
             }
         } catch (Stop s) {
             return s.capture;
@@ -272,6 +309,9 @@ final class ProgramRecorder {
                 script = Arrays.copyOf(script, script.length + 1);
                 script[script.length - 1] = o;
                 int expected = n.edges[o];
+                if (nodes.get(expected).c.key().startsWith("FAULT-COUNT|")) {
+                    break;                                          /* not a place of the code: the run ends */
+                }
                 Capture c = run(script);
                 if (c == UNDEFINED) {
                     throw new ModelInputException(what + ": after " + n.c.function() + ": " + n.c.op()
@@ -486,9 +526,14 @@ final class ProgramRecorder {
             return new Capture(k, op, arg0, arg1, attrs, function, KernelCitations.render(kernels), site[0], where);
         }
 
+        /**
+         * The wait list is touched without its lock: lockdep_assert_held(&sem->wait_lock) of the kernel function
+         * doing it fails, and the list may be corrupted (the model keeps list operations atomic only under the
+         * lock): the run ends at a warn-wait-lock-held fault.
+         */
         private void requireWaitLock(String what) {
             if (!waitLock) {
-                throw new ModelInputException(ProgramRecorder.this.what + ": " + what + " without sem->wait_lock held");
+                throw new Stop(capture(Op.FAULT, Op.Fault.WAIT_LOCK_NOT_HELD.ordinal(), 0));
             }
         }
 
@@ -577,7 +622,8 @@ final class ProgramRecorder {
         @Override
         public boolean onCpu(long owner) {
             if (!dom.ownerIsWriter(owner)) {
-                throw new Stop(UNDEFINED);          /* owner->on_cpu of NULL, a reader-owned hint, or garbage */
+                /* owner->on_cpu of NULL, a reader-owned hint, or garbage: the kernel would oops or read a task that may have left */
+                throw new Stop(capture(Op.FAULT, Op.Fault.ON_CPU.ordinal(), 0));
             }
             return next(Op.ON_CPU, owner, 0) == 1;
         }
@@ -590,6 +636,25 @@ final class ProgramRecorder {
         @Override
         public boolean rtTask() {
             return rt;
+        }
+
+        @Override
+        public boolean signalPending() {
+            return next(Op.SIGNAL_PENDING, 0, 0) == 1;
+        }
+
+        @Override
+        public void lockdepAssertHeldWaitLock() {
+            if (!waitLock) {
+                next(Op.WARN, Op.Fault.WAIT_LOCK_NOT_HELD.ordinal(), 0);
+            }
+        }
+
+        @Override
+        public void lockdepAssertPreemptionDisabled() {
+            if (preempt == 0 && !waitLock) {                        /* raw_spin_lock_irq disables preemption too */
+                next(Op.WARN, Op.Fault.PREEMPTIBLE.ordinal(), 0);
+            }
         }
 
         @Override

@@ -228,6 +228,28 @@ public interface RwSem {
      */
     void wakeUpQ();
 
+    /* ---- signals ---- */
+
+    /**
+     * {@code signal_pending_state(state, current)} in a wait loop of a killable waiter (TASK_KILLABLE): a fatal signal
+     * may arrive at any time while the task waits in the wait list (an environment step of the model) and wakes its
+     * schedule(); once pending it stays pending. Not a step. The ports call it only when their {@code state} is not
+     * TASK_UNINTERRUPTIBLE.
+     */
+    default boolean signalPending() {
+        return false;
+    }
+
+    /* ---- the kernel's own checks (lockdep): not steps; a failed one ends the run on its warn- property ---- */
+
+    /** {@code lockdep_assert_held(&sem->wait_lock)}. */
+    default void lockdepAssertHeldWaitLock() {
+    }
+
+    /** {@code lockdep_assert_preemption_disabled()}. */
+    default void lockdepAssertPreemptionDisabled() {
+    }
+
     /* ---- model annotations ---- */
 
     /** Model annotation: the caller holds the lock from the step just made on. */

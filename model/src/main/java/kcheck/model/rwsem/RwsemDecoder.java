@@ -60,6 +60,8 @@ final class RwsemDecoder {
                 case RwsemSteps.RUN_AGAIN -> new StepInfo("runs again (on_cpu = 1)", "scheduler (kernel/sched/core.c)");
                 case RwsemSteps.SET_NEED_RESCHED -> new StepInfo("need_resched set",
                         "scheduler: set_tsk_need_resched (kernel/sched/core.c)");
+                case RwsemSteps.SIGNAL -> new StepInfo("a fatal signal arrives (signal_pending; wakes its schedule())",
+                        "signals: signal_wake_up (kernel/signal.c)");
                 case RwsemSteps.TIMEOUT -> new StepInfo("RWSEM_WAIT_TIMEOUT passes (time_after(jiffies, waiter.timeout))",
                         "time (jiffies)");
                 default -> new StepInfo("environment step " + (action - l.envBase), "");
@@ -115,6 +117,9 @@ final class RwsemDecoder {
             }
             if (l.handoffSet[t].getInt(s) == 1) {
                 out.field(t, name(t) + ".handoff_set", "1");
+            }
+            if (l.signaled[t].getInt(s) == 1) {
+                out.field(t, name(t) + ".signal", "pending");
             }
             if (l.rdNonspinnable[t].getInt(s) == 1) {
                 out.field(t, name(t) + ".last_rowner", "RD_NONSPINNABLE");

@@ -310,6 +310,9 @@ abstract sealed class RwsemDomain permits RwsemDomain.Xadd, RwsemDomain.Bits {
             if (count == 0) {
                 return "0";
             }
+            if (count < 0) {
+                return "0x" + Long.toHexString(count) + " (reader count " + (count >> RwsemBits.RWSEM_READER_SHIFT) + ")";
+            }
             List<String> parts = new ArrayList<>();
             int r = RwsemBits.readers(count);
             if (r > 0) {

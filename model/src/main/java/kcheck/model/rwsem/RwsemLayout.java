@@ -71,6 +71,8 @@ final class RwsemLayout {
     final Layout.Field[] timedOut;
     final Layout.Field[] handoffSet;
     final Layout.Field[] rdNonspinnable;
+    /** A fatal signal is pending for the task (killable waiters only: the code reads signal_pending_state). */
+    final Layout.Field[] signaled;
     /** spin-on-running-writer: can_spin loaded a NULL owner while a running writer was in its set_owner gap. */
     final Layout.Field[] obsNull;
     /** The same observations for missed-spins, forgotten when the write lock is released. */
@@ -133,6 +135,7 @@ final class RwsemLayout {
         timedOut = new Layout.Field[n];
         handoffSet = new Layout.Field[n];
         rdNonspinnable = new Layout.Field[n];
+        signaled = new Layout.Field[n];
         obsNull = new Layout.Field[n];
         missNull = new Layout.Field[n];
         missRo = new Layout.Field[n];
@@ -148,6 +151,7 @@ final class RwsemLayout {
             timedOut[t] = layout.field(timeouts && (codeTimeouts || w) ? 1 : 0);
             handoffSet[t] = layout.field(prog[t].uses(Op.HANDOFF_INIT) ? 1 : 0);
             rdNonspinnable[t] = layout.field(prog[t].uses(Op.RD_NONSPINNABLE_SET) ? 1 : 0);
+            signaled[t] = layout.field(prog[t].uses(Op.SIGNAL_PENDING) ? 1 : 0);
         }
         k2 = layout.fieldFor(k2Monitor || wastedMonitor ? SPIN_CAP : 0);
         wastedAll = layout.fieldFor(wastedMonitor ? SPIN_CAP : 0);
@@ -297,6 +301,33 @@ final class RwsemLayout {
         return false;
     }
 
+    /** The task at a {@link Op#FAULT} node (the kernel flagged the state: the run ends there), -1 for none. */
+    int faulted(long[] s) {
+        for (int t = 0; t < n; t++) {
+            if (prog[t].op[pc[t].getInt(s)] == Op.FAULT) {
+                return t;
+            }
+        }
+        return -1;
+    }
+
+    /** The task at a FAULT or WARN node of property {@code id}, -1 for none. */
+    int flagged(long[] s, String id) {
+        for (int t = 0; t < n; t++) {
+            int p = pc[t].getInt(s);
+            Op o = prog[t].op[p];
+            if ((o == Op.FAULT || o == Op.WARN) && Op.Fault.values()[(int) prog[t].arg0[p]].property.equals(id)) {
+                return t;
+            }
+        }
+        return -1;
+    }
+
+    /** The fault task {@code t} is at (a FAULT or WARN node). */
+    Op.Fault fault(long[] s, int t) {
+        return Op.Fault.values()[(int) prog[t].arg0[pc[t].getInt(s)]];
+    }
+
     /** Every task has finished its bounded workload. */
     boolean allDone(long[] s) {
         for (int t = 0; t < n; t++) {
@@ -320,10 +351,10 @@ final class RwsemLayout {
             return false;
         }
         return switch (prog[t].op[p]) {
-            case END -> false;
+            case END, FAULT -> false;
             case OSQ_LOCK -> osqHolder(s) < 0 || resched[t].getInt(s) == 1;
             case SPIN_LOCK -> waitLockHolder(s) < 0;
-            case SCHEDULE -> isWriter(t) ? woken[t].getInt(s) == 1 : qpos[t].getInt(s) == 0;
+            case SCHEDULE -> (isWriter(t) ? woken[t].getInt(s) == 1 : qpos[t].getInt(s) == 0) || signaled[t].getInt(s) == 1;
             default -> true;
         };
     }

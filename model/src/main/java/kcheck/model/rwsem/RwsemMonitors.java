@@ -36,6 +36,16 @@ final class RwsemMonitors {
                 l.handoffFor.set(nx, l.firstWaiter(s) + 1);
             } else if (!is) {
                 l.handoffFor.set(nx, 0);
+            } else if (l.handoffFor.get(nx) > 0 && !l.queued(nx, (int) l.handoffFor.get(nx) - 1)
+                    && !l.heldBy(nx, (int) l.handoffFor.get(nx) - 1)) {
+                /* the waiter it was set for left the list without the lock (a fatal signal: out_nolock) and the bit
+                 * stayed: it is nobody's until a first waiter claims it with handoff_set (rwsem_try_write_lock honours
+                 * the bit only when first->handoff_set, kernel/locking/rwsem.c:618-623 v6.12): no claim to check */
+                l.handoffFor.set(nx, 0);
+            }
+            int f = l.firstWaiter(nx);
+            if (is && l.handoffFor.get(nx) == 0 && f >= 0 && l.handoffSet[f].getInt(nx) == 1) {
+                l.handoffFor.set(nx, f + 1);                        /* an orphaned bit claimed by the first waiter */
             }
         }
         if ((l.k2Monitor || l.wastedMonitor) && l.readersHolding(s) == 0 && l.readersHolding(nx) > 0) {
@@ -77,12 +87,8 @@ final class RwsemMonitors {
             if (l.missedMonitor && tp.op[node] != Op.OSQ_LOCK) {
                 Layout.Field f = missN ? l.missedNull : missR ? l.missedRo : null;
                 if (f != null) {
-                    if (f.get(nx) >= l.missedCap) {
-                        throw new ModelLimitException("rwsem-owner counts missed-spins up to " + l.missedCap
-                                + " per write-lock hold (one per other writer): this variant made another writer decline more often"
-                                + " on one hold");
-                    }
-                    f.set(nx, f.get(nx) + 1);
+                    /* saturates: with killable writers one writer can decline, leave (-EINTR) and decline again */
+                    f.set(nx, Math.min(l.missedCap, f.get(nx) + 1));
                 }
             }
             sawNull = false;

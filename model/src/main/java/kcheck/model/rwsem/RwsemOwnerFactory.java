@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import kcheck.model.Catalog;
+import kcheck.model.EnvironmentInput;
 import kcheck.model.Model;
 import kcheck.model.ModelFactory;
 import kcheck.model.ModelInputException;
@@ -28,6 +29,19 @@ public final class RwsemOwnerFactory implements ModelFactory {
 
     /** The properties, and the variants with their reference implementations. */
     private static final Catalog<RwsemVariant> CATALOG = new Catalog<RwsemVariant>(NAME)
+            .property("count-sane", Kind.INVARIANT, "sem->count stays inside its meaning: no count step makes the reader count"
+                    + " (v5.3+) or the active/waiting parts (xadd) negative, or adds a bias no task holds (the kernel's own"
+                    + " witnesses: DEBUG_RWSEMS_WARN_ON(tmp < 0) in __up_read, kernel/locking/rwsem.c:1346, and"
+                    + " WARN_ON_ONCE(*cntp < 0) in rwsem_read_trylock, :252, v6.12); the run ends at the step")
+            .property("owner-deref-sane", Kind.INVARIANT, "owner->on_cpu is read only through a writer's task pointer: never"
+                    + " NULL, the v4.8 RWSEM_READER_OWNED marker (an oops) or a reader's pointer with RWSEM_READER_OWNED (a hint"
+                    + " whose task may have left: use after free); owner_on_cpu(), include/linux/sched.h:2200, called at kernel/locking/rwsem.c:723,781 v6.12")
+            .property("warn-wait-lock-held", Kind.INVARIANT, "kernel/locking/rwsem.c:370,386,417,608 (v6.12):"
+                    + " lockdep_assert_held(&sem->wait_lock) in rwsem_add_waiter, rwsem_del_waiter, rwsem_mark_wake and"
+                    + " rwsem_try_write_lock never fails")
+            .property("warn-preemption-disabled", Kind.INVARIANT, "kernel/locking/rwsem.c:142,148,751 (v6.12):"
+                    + " lockdep_assert_preemption_disabled() in rwsem_set_owner, rwsem_clear_owner and rwsem_spin_on_owner"
+                    + " never fails (v6.1+)")
             .property("exclusion", Kind.INVARIANT, "never a writer with readers, never two writers (a task holds the lock from the"
                     + " count step that takes it, or a waker's grant, to the count step that releases it)")
             .property("owner-sound", Kind.INVARIANT, "owner names writer T (v5.3+: without READER_OWNED) implies T holds the write"
@@ -96,6 +110,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.realBug("b613c7f31476", "locking/rwsem: Prevent non-first waiter from spinning in down_write()"
                     + " slowpath", "v6.3", "v6.12 with the fix undone: a waiter that sets the handoff bit sets its own handoff_set,"
                     + " and the first waiter inherits one"), RwsemRealBugs.Bugb613c7f31476::new)
+            .variant(VariantInfo.realBug("a9e9bcb45b15", "locking/rwsem: Prevent decrement of reader count before increment",
+                    "v5.1", "v4.8 with the fix undone: __rwsem_mark_wake grants the readers (waiter->task = NULL) before it raises"
+                    + " the count for them (the one-pass wake of v4.9 to v5.0)"), RwsemRealBugs.Buga9e9bcb45b15::new)
             .variant(VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
                     RwsemMutants.EarlyRelease::new)
             .variant(VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
@@ -125,8 +142,11 @@ public final class RwsemOwnerFactory implements ModelFactory {
      */
     private static final Map<ProgramKey, TaskProgram> PROGRAMS = new ConcurrentHashMap<>();
 
-    private record ProgramKey(Class<?> impl, int readers, int writers, boolean writer, int task, boolean rt, int rounds) {
+    private record ProgramKey(Class<?> impl, int readers, int writers, boolean writer, int task, boolean rt, int rounds,
+                              boolean killable) {
     }
+
+    private static final List<String> KILLABLE_CHOICES = List.of("none", "writers", "readers", "all");
 
     private static final List<String> RT_CHOICES = List.of("none", "w0", "w1", "w2", "w0+w1", "w0+w2", "w1+w2", "all");
 
@@ -163,7 +183,74 @@ public final class RwsemOwnerFactory implements ModelFactory {
                 ParamSpec.choice("rt", "writers that are RT tasks (rt_task(current))", RT_CHOICES.toArray(String[]::new)),
                 ParamSpec.integer("rounds", 0, 0, 3, "lock/unlock rounds per task; 0 = forever (cyclic workload)"),
                 ParamSpec.choice("preempt", "which tasks may be preempted (on_cpu = 0) while they hold the lock where preemption is"
-                        + " enabled: writers (the default), all (readers too), none", "writers", "all", "none"));
+                        + " enabled: writers (the default), all (readers too), none", "writers", "all", "none"),
+                ParamSpec.choice("killable", "which tasks take the lock with down_read_killable()/down_write_killable(): a fatal"
+                        + " signal may arrive at any time while such a task waits in the wait list, wake it and send it down the"
+                        + " out_nolock path (v6.12 and its copies; older ports have no killable path and wait uninterruptibly)",
+                        KILLABLE_CHOICES.toArray(String[]::new)));
+    }
+
+    /** The environment contract (docs/models/rwsem-owner.md, "Environment contract": the audit behind each row). */
+    private static final List<EnvironmentInput> ENVIRONMENT = List.of(
+            EnvironmentInput.parameter("signal_pending_state(state, current) (fatal signal to a killable waiter)",
+                    "kernel/locking/rwsem.c:1076 rwsem_down_read_slowpath, :1157 rwsem_down_write_slowpath (v6.12)",
+                    "killable=none|writers|readers|all: a fatal signal arrives at any time while a killable task waits in the"
+                            + " list (an environment step), wakes its schedule() and stays pending; the task takes out_nolock"
+                            + " (rwsem_del_wake_waiter) and down_*_killable returns -EINTR; default none (writers multiply the"
+                            + " states ~7x); v4.x/v5.4 ports have no killable path"),
+            EnvironmentInput.assumption("signal_pending_state for TASK_INTERRUPTIBLE (down_read_interruptible)",
+                    "kernel/locking/rwsem.c:1076 (v6.12)", "the same code path as a fatal signal (any pending signal ends"
+                            + " the wait): covered by killable, not a separate choice"),
+            EnvironmentInput.choice("time_after(jiffies, waiter->timeout) (RWSEM_WAIT_TIMEOUT)",
+                    "kernel/locking/rwsem.c:463 rwsem_mark_wake, :633 rwsem_try_write_lock (v6.12); rwsem.c of v5.4",
+                    "the clock is nondeterministic: each read may find the deadline passed or not, and once passed it stays"
+                            + " passed (per waiter, re-armed when it queues)"),
+            EnvironmentInput.choice("sched_clock() > rspin_threshold",
+                    "kernel/locking/rwsem.c:874 rwsem_optimistic_spin (v6.12), v5.4 reader spinning",
+                    "every read may find the reader-spin deadline passed or not (the model checks it each iteration: the"
+                            + " kernel's every 16th reaches the same states)"),
+            EnvironmentInput.choice("need_resched()", "kernel/locking/rwsem.c:709 rwsem_can_spin_on_owner, rwsem_spin_on_owner :781, rwsem_optimistic_spin :913 (v6.12);"
+                            + " osq_lock's need_resched",
+                    "an environment step sets it for a writer wherever the spin code can still read it; the scheduler clears"
+                            + " it at the next schedule()/preemption"),
+            EnvironmentInput.parameter("rt_or_dl_task(current), rt_task(waiter->task)",
+                    "kernel/locking/rwsem.c:632 rwsem_try_write_lock, :915 rwsem_optimistic_spin (v6.12)",
+                    "rt=none|w0|...|all: which writers are RT tasks (a fixed attribute of the task)"),
+            EnvironmentInput.choice("owner->on_cpu (owner_on_cpu)",
+                    "kernel/locking/rwsem.c:723 rwsem_can_spin_on_owner, :781 rwsem_spin_on_owner (v6.12)",
+                    "on_cpu of a writer is 0 while it is preempted (an environment step) or asleep in schedule(); a read"
+                            + " through any other pointer is an owner-deref-sane violation"),
+            EnvironmentInput.parameter("preemption (the holder off its CPU)",
+                    "every step of a task holding the lock with preemption enabled (v4.x, v5.4 fast paths; v6.12 critical"
+                            + " section)",
+                    "preempt=writers (default)|all|none: which holders the environment may preempt and later run again"),
+            EnvironmentInput.choice("wake-ups: wake_q_add / wake_up_q / wake_up_process",
+                    "kernel/locking/rwsem.c:440,560 rwsem_mark_wake, :592 rwsem_del_wake_waiter, :1065, :1212 (v6.12)",
+                    "a woken writer's schedule() returns at any later step; a granted reader's wait ends when its"
+                            + " waiter->task is NULL (smp_store_release after the count update, one step of the waker)"),
+            EnvironmentInput.assumption("spurious wake-up (schedule() returning with nothing granted) and a task already on"
+                            + " another wake_q (wake_q_add fails, woken later by that wake_up_q)",
+                    "kernel/locking/rwsem.c:1084, :1176 schedule_preempt_disabled (v6.12)",
+                    "not a choice yet: both wait loops re-check their condition after schedule(), so a spurious return only"
+                            + " adds a loop iteration; a killable task's schedule() already returns on a signal without a grant"),
+            EnvironmentInput.assumption("the grant window of rwsem_mark_wake (waiter->task = NULL, count, wake)",
+                    "kernel/locking/rwsem.c:519-560 rwsem_mark_wake (v6.12), __rwsem_mark_wake (v4.8)",
+                    "the ports keep the kernel's order of the count step and the grant step as separate steps (a9e9bcb45b15"
+                            + " shows the window); the per-reader stores of the grant loop are one step (each read only by its"
+                            + " own waiter)"),
+            EnvironmentInput.assumption("memory ordering (smp_load_acquire(&waiter.task), _acquire/_release atomics)",
+                    "kernel/locking/rwsem.c:1074 rwsem_down_read_slowpath, :559 rwsem_mark_wake and every atomic (v6.12)",
+                    "sequential consistency: bugs of a missing barrier (99143f82a255) need a weak memory model"),
+            EnvironmentInput.assumption("interrupts / NMI on the same CPU", "raw_spin_lock_irq(&sem->wait_lock) everywhere",
+                    "the wait_lock is taken with interrupts off and rwsems are not taken from interrupt context"),
+            EnvironmentInput.assumption("CONFIG_DEBUG_RWSEMS (is_rwsem_reader_owned checks, rwsem_clear_reader_owned)",
+                    "kernel/locking/rwsem.c:1252, :1341, :1367 (v6.12)",
+                    "not modelled: it changes the code (extra owner loads and stores); the count warnings it adds are"
+                            + " covered by count-sane"));
+
+    @Override
+    public List<EnvironmentInput> environment() {
+        return ENVIRONMENT;
     }
 
     @Override
@@ -174,7 +261,8 @@ public final class RwsemOwnerFactory implements ModelFactory {
     /** What the model assumes of a variant's code; each is checked where it is made (ModelLimitException). */
     static final List<String> LIMITS = List.of(
             "xadd count (v4.x): count = a + k * RWSEM_WAITING_BIAS with a <= readers + writers active biases and k <= writers"
-                    + " + 1 waiting biases (one active bias per task, one waiting bias per writer and one for the wait list)",
+                    + " + 1 waiting biases (one active bias per task, one waiting bias per writer and one for the wait list); a count"
+                    + " step that leaves it is a count-sane violation, not a limit (only |= / &= ~ outside it stay a limit)",
             "v5.3+ count: only the WRITER_LOCKED, WAITERS and HANDOFF bits and a reader count of at most one"
                     + " RWSEM_READER_BIAS per reader (no READFAIL bit, no other bits)",
             "owner: xadd: NULL, RWSEM_READER_OWNED or a writer; v5.3+: NULL, a writer's pointer (v5.3 to v5.10 also with"
@@ -183,7 +271,6 @@ public final class RwsemOwnerFactory implements ModelFactory {
             "wake_up_process()/wake_q_add() wakes only a writer at the front of the wait list; a reader grant goes only to"
                     + " readers",
             "rwsem_first_waiter() is dereferenced only while the wait list is not empty",
-            "missed-spins counts at most one declining writer per other writer and write-lock hold",
             "at most 200,000 recorded program places per task (kernel locals kept across steps take finitely many values)");
 
     @Override
@@ -240,10 +327,12 @@ public final class RwsemOwnerFactory implements ModelFactory {
             boolean writer = t >= readers;
             int w = writer ? t - readers : dom.readersAnonymous() ? 0 : t;
             boolean isRt = writer && rt[w];
-            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds);
+            String kill = params.get("killable");
+            boolean killable = kill.equals("all") || kill.equals(writer ? "writers" : "readers");
+            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds, killable);
             Function<ProgramKey, TaskProgram> record = k -> {
                 synchronized (impl) {
-                    return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds());
+                    return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds(), k.killable());
                 }
             };
             prog[t] = cachePrograms() ? PROGRAMS.computeIfAbsent(key, record) : record.apply(key);

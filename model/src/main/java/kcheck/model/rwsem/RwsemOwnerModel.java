@@ -112,7 +112,7 @@ final class RwsemOwnerModel implements Model {
 
     @Override
     public boolean isFinal(long[] s) {
-        return layout.allDone(s);
+        return layout.allDone(s) || layout.faulted(s) >= 0;  /* a fault ends the run: its verdict is its own property's */
     }
 
     @Override

@@ -34,7 +34,8 @@ final class RwsemProperties {
     /** The selected properties, in catalogue order. */
     List<Property> build(Set<String> selected) {
         List<Property> out = new ArrayList<>();
-        for (Property p : List.of(new Exclusion(), new OwnerSound(), new NoSpinOnReaders(false), new NoSpinOnReaders(true),
+        for (Property p : List.of(new Faulted("count-sane"), new Faulted("owner-deref-sane"), new Faulted("warn-wait-lock-held"),
+                new Faulted("warn-preemption-disabled"), new Exclusion(), new OwnerSound(), new NoSpinOnReaders(false), new NoSpinOnReaders(true),
                 new NoSpinOnReadersK2(), new SpinOnRunningWriter(), new NoSpinOnPreemptedOwner(), new Handoff(),
                 new NoWriterStarvation("no-writer-starvation", false, false),
                 new NoWriterStarvation("sleeping-writer-woken", true, false),
@@ -45,6 +46,49 @@ final class RwsemProperties {
             }
         }
         return out;
+    }
+
+    /**
+     * The sanity and warn- properties: no task reaches a {@link Op#FAULT} node of this property's kind (the
+     * recorded code met a state the kernel itself flags: a failed lockdep assertion, a count outside its meaning,
+     * owner->on_cpu through a pointer that is no writer's). The run ends at a fault, so the shortest trace ends
+     * with the faulting step.
+     */
+    final class Faulted extends Invariant {
+        Faulted(String id) {
+            super(id, RwsemOwnerFactory.describe(id));
+        }
+
+        @Override
+        public boolean holds(long[] s) {
+            return l.flagged(s, id()) < 0;
+        }
+
+        @Override
+        public String explain(long[] s) {
+            int t = l.flagged(s, id());
+            int p = l.pc[t].getInt(s);
+            Op.Fault f = l.fault(s, t);
+            String what = switch (f) {
+                case COUNT -> {
+                    long old = l.count(s);
+                    long nw = old + l.prog[t].arg1[p];
+                    yield ": count " + l.dom.showCount(old) + " becomes 0x" + Long.toHexString(nw) + " (" + meaning(nw) + ")";
+                }
+                case COUNT_STORE -> ": cmpxchg stores count 0x" + Long.toHexString(l.prog[t].arg1[p]) + " ("
+                        + meaning(l.prog[t].arg1[p]) + ")";
+                case ON_CPU -> ": owner = " + l.dom.showOwner(l.ownerValue(s)) + " is dereferenced as a running writer";
+                default -> "";
+            };
+            return decoder.actor(t) + " in " + l.prog[t].function[p] + " (" + l.prog[t].where[p] + "): " + f.text
+                    .replace(" (count step adds arg1)", "").replace(" (cmpxchg stores arg1)", "") + what;
+        }
+
+        private String meaning(long c) {
+            return l.dom instanceof RwsemDomain.Bits ? (c < 0 ? "reader count below 0: DEBUG_RWSEMS_WARN_ON(tmp < 0),"
+                    + " kernel/locking/rwsem.c:1346 v6.12" : "a bias that no task holds, or a bit the count does not have")
+                    : "an active or waiting part below 0 or above one bias per task: " + l.dom.countLimit();
+        }
     }
 
     /** {@code exclusion}: never a writer with readers, never two writers. */

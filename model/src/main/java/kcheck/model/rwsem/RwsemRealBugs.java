@@ -6,6 +6,11 @@ import static kcheck.model.rwsem.RwsemBits.RWSEM_LOCK_MASK;
 import static kcheck.model.rwsem.RwsemBits.RWSEM_READER_BIAS;
 import static kcheck.model.rwsem.RwsemBits.RWSEM_WRITER_LOCKED;
 
+import static kcheck.model.rwsem.RwsemCount.RWSEM_ACTIVE_READ_BIAS;
+import static kcheck.model.rwsem.RwsemCount.RWSEM_WAITING_BIAS;
+import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_ANY;
+import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READ_OWNED;
+
 import kcheck.model.Kernel;
 
 /**
@@ -27,12 +32,16 @@ public final class RwsemRealBugs {
     public static class Bug48dfb5d2560d extends RwsemV612 {
         @Override
         @Kernel(function = "__down_write_common", file = "kernel/locking/rwsem.c", version = "v6.12 with 48dfb5d2560d undone")
-        protected void __downWriteCommon(RwSem sem) {
+        protected int __downWriteCommon(RwSem sem, int state) {
+            int ret = 0;
             if (!rwsemWriteTrylock(sem)) {
                 sem.preemptDisable();                               /* the slow path keeps v6.12's preemption off */
-                rwsemDownWriteSlowpath(sem);
+                if (!rwsemDownWriteSlowpath(sem, state)) {
+                    ret = -EINTR;
+                }
                 sem.preemptEnable();
             }
+            return ret;
         }
     }
 
@@ -45,10 +54,14 @@ public final class RwsemRealBugs {
     public static class Bug3f5245538a19 extends RwsemV612 {
         @Override
         @Kernel(function = "__down_read_common", file = "kernel/locking/rwsem.c", version = "v6.12 with 3f5245538a19 undone")
-        protected void __downReadCommon(RwSem sem) {
+        protected int __downReadCommon(RwSem sem, int state) {
+            int ret = 0;
             if (!rwsemReadTrylock(sem)) {
-                rwsemDownReadSlowpath(sem, downCount);
+                if (!rwsemDownReadSlowpath(sem, downCount, state)) {
+                    ret = -EINTR;
+                }
             }
+            return ret;
         }
 
         @Override
@@ -75,6 +88,7 @@ public final class RwsemRealBugs {
         @Override
         @Kernel(function = "rwsem_try_write_lock", file = "kernel/locking/rwsem.c", version = "v6.12 with b613c7f31476 undone")
         protected boolean rwsemTryWriteLock(RwSem sem) {
+            sem.lockdepAssertHeldWaitLock();
             twCount = sem.atomicLongRead();
             do {
                 boolean hasHandoff = (twCount & RWSEM_FLAG_HANDOFF) != 0;
@@ -116,6 +130,65 @@ public final class RwsemRealBugs {
             sem.listDel();
             rwsemSetOwner(sem);
             return true;
+        }
+    }
+
+    /**
+     * a9e9bcb45b15 "locking/rwsem: Prevent decrement of reader count before increment" (v5.1; Fixes: 70800c3c0cc5
+     * "locking/rwsem: Scan the wait_list for readers only once", v4.9) made __rwsem_mark_wake() two passes again:
+     * count the readers, add their biases, then clear waiter->task and queue them. Undone in the closest port (v4.8,
+     * whose wake is already the fixed order): the readers are granted (waiter->task = NULL) before the count is
+     * raised, so a granted reader can run up_read() and drive the active count below zero (or let a writer in).
+     */
+    public static class Buga9e9bcb45b15 extends RwsemV48 {
+        @Override
+        @Kernel(function = "__rwsem_mark_wake", file = "kernel/locking/rwsem-xadd.c", version = "v4.8 with a9e9bcb45b15 undone")
+        protected void __rwsemMarkWake(RwSem sem, int wakeType) {
+            if (sem.waitListFrontIsWriter()) {
+                if (wakeType == RWSEM_WAKE_ANY) {
+                    /* Mark writer at the front of the queue for wakeup. Until the task is actually
+                     * later awoken later by the caller, other writers are able to steal it. */
+                    sem.wakeUpFrontWriter();                /* wake_q_add(wake_q, waiter->task); */
+                }
+                return;                                     /* goto out */
+            }
+
+            /* Writers might steal the lock before we grant it to the next reader. We prefer to do
+             * the first reader grant before counting readers so we can bail out early if a writer
+             * stole the lock. */
+            wakeAdjustment = 0;
+            if (wakeType != RWSEM_WAKE_READ_OWNED) {
+                wakeAdjustment = RWSEM_ACTIVE_READ_BIAS;
+                while (true) {                              /* try_reader_grant: */
+                    long oldcount = sem.atomicLongFetchAdd(wakeAdjustment);
+                    if (oldcount < RWSEM_WAITING_BIAS) {
+                        /* If the count is still less than RWSEM_WAITING_BIAS after removing the
+                         * adjustment, it is assumed that a writer has stolen the lock. We have to
+                         * undo our reader grant. */
+                        if (sem.atomicLongAddReturn(-wakeAdjustment) < RWSEM_WAITING_BIAS) {
+                            return;                         /* goto out */
+                        }
+                        /* Last active locker left. Retry waking readers. */
+                        continue;                           /* goto try_reader_grant */
+                    }
+                    break;
+                }
+                /* It is not really necessary to set it to reader-owned here, but it gives the
+                 * spinners an early indication that the readers now have the lock. */
+                rwsemSetReaderOwned(sem);
+            }
+
+            /* Grant an infinite number of read locks to the readers at the front of the queue. */
+            woken = sem.waitListLeadingReaders();
+            wakeAdjustment = woken * RWSEM_ACTIVE_READ_BIAS - wakeAdjustment;
+            if (!sem.waitListWriterAfter((int) woken)) {
+                /* hit end of list above */
+                wakeAdjustment -= RWSEM_WAITING_BIAS;
+            }
+            sem.waitListGrantReaders((int) woken);          /* in the one pass: wake_q_add(wake_q, tsk); smp_store_release(&waiter->task, NULL); */
+            if (wakeAdjustment != 0) {
+                sem.atomicLongAdd(wakeAdjustment);
+            }
         }
     }
 }

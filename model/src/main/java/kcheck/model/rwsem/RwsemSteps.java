@@ -27,6 +27,7 @@ final class RwsemSteps {
     static final int RUN_AGAIN = 1;
     static final int SET_NEED_RESCHED = 2;
     static final int TIMEOUT = 3;
+    static final int SIGNAL = 4;
 
     private final RwsemLayout l;
     private final RwsemMonitors monitors;
@@ -43,6 +44,9 @@ final class RwsemSteps {
     }
 
     void successors(long[] s, StepSink out) {
+        if (l.faulted(s) >= 0) {
+            return;                                                 /* the kernel warned or crashed: the run ends */
+        }
         for (int t = 0; t < l.n; t++) {
             int p = l.pc[t].getInt(s);
             TaskProgram tp = l.prog[t];
@@ -69,7 +73,8 @@ final class RwsemSteps {
                     }
                 }
                 case SCHEDULE -> {
-                    if (l.isWriter(t) ? l.woken[t].getInt(s) == 1 : l.qpos[t].getInt(s) == 0) {
+                    /* a wake-up, or a fatal signal (signal_wake_up() wakes a TASK_KILLABLE sleeper) */
+                    if ((l.isWriter(t) ? l.woken[t].getInt(s) == 1 : l.qpos[t].getInt(s) == 0) || l.signaled[t].getInt(s) == 1) {
                         step(s, t, p, 0, out);
                     }
                 }
@@ -101,6 +106,9 @@ final class RwsemSteps {
             if (tp.has(p, RESCHED_LIVE) && l.resched[t].getInt(s) == 0 && l.resched[t].max() > 0) {
                 env(s, t, SET_NEED_RESCHED, out);
             }
+            if (l.signaled[t].max() > 0 && l.signaled[t].getInt(s) == 0 && l.queued(s, t)) {
+                env(s, t, SIGNAL, out);                             /* a fatal signal arrives while the task waits */
+            }
             if (l.eagerTimeouts && l.timedOut[t].max() > 0 && l.timedOut[t].getInt(s) == 0 && l.queued(s, t)) {
                 env(s, t, TIMEOUT, out);
             }
@@ -113,6 +121,7 @@ final class RwsemSteps {
             case PREEMPT -> l.preempted[t].set(nx, 1);
             case RUN_AGAIN -> l.preempted[t].set(nx, 0);
             case SET_NEED_RESCHED -> l.resched[t].set(nx, 1);
+            case SIGNAL -> l.signaled[t].set(nx, 1);
             default -> l.timedOut[t].set(nx, 1);
         }
         out.step(t, l.envBase + kind, nx);
@@ -147,6 +156,7 @@ final class RwsemSteps {
             l.timedOut[t].set(nx, 0);
             l.handoffSet[t].set(nx, 0);
             l.rdNonspinnable[t].set(nx, 0);
+            l.signaled[t].set(nx, 0);                               /* the down_*_killable() call returned: handled */
         }
         monitors.taskStep(s, nx, t, p, o, node);
         out.step(t, p * l.slots + o, nx);
@@ -168,13 +178,13 @@ final class RwsemSteps {
             case COUNT_FETCH_ADD:
             case COUNT_ADD: {
                 long old = l.count(nx);
-                setCount(old + tp.arg0[p], t, p);
+                setCountOrFault(old + tp.arg0[p]);
                 return countIndex(old, t, p);
             }
             case COUNT_CMPXCHG: {
                 long old = l.count(nx);
                 if (old == tp.arg0[p]) {
-                    setCount(tp.arg1[p], t, p);
+                    setCountOrFault(tp.arg1[p]);
                 }
                 return countIndex(old, t, p);
             }
@@ -268,6 +278,8 @@ final class RwsemSteps {
         switch (tp.op[node]) {
             case NEED_RESCHED:
                 return l.resched[t].getInt(nx);
+            case SIGNAL_PENDING:
+                return l.signaled[t].getInt(nx);
             case LIST_EMPTY:
                 return l.queueLength(nx) == 0 ? 1 : 0;
             case LIST_ADD_TAIL:
@@ -372,6 +384,18 @@ final class RwsemSteps {
                     + l.prog[t].describe(p, l.dom));
         }
         return i;
+    }
+
+    /**
+     * A count the encoding does not hold is one outside the count's meaning (a reader count below zero, a bias
+     * that leaked): count keeps its old value and the recorded program leads to its count fault node, which ends
+     * the run on count-sane (RwsemProperties.Faulted).
+     */
+    private void setCountOrFault(long c) {
+        int i = l.dom.countIndex(c);
+        if (i >= 0) {
+            l.count.set(nx, i);
+        }
     }
 
     private void setCount(long c, int t, int p) {

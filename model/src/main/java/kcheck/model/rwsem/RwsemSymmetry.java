@@ -33,7 +33,7 @@ final class RwsemSymmetry {
         this.sortReaders = !fair && l.dom.readersAnonymous() && l.nr > 1;
         this.keys = new long[Math.max(1, l.nr)];
         this.taskFields = new Layout.Field[][] {l.qpos, l.woken, l.preempted, l.resched, l.timedOut, l.handoffSet,
-            l.rdNonspinnable, l.obsNull, l.missNull, l.missRo};
+            l.rdNonspinnable, l.signaled, l.obsNull, l.missNull, l.missRo};
         this.best = new long[l.width];
         this.cand = new long[l.width];
     }

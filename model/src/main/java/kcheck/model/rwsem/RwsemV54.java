@@ -190,6 +190,7 @@ public class RwsemV54 implements RwsemVariant {
     /** Handle the lock release when processes blocked on it can now run (two passes, as in v6.x). */
     @Kernel(function = "rwsem_mark_wake", file = "kernel/locking/rwsem.c", version = V)
     protected void rwsemMarkWake(RwSem sem, int wakeType) {
+        sem.lockdepAssertHeldWaitLock();                            /* lockdep_assert_held(&sem->wait_lock) (v5.3+, 4f23dbc1e657) */
         mwWakeType = wakeType;
         mwWoken = 0;
         mwAdjustment = 0;
@@ -257,6 +258,7 @@ public class RwsemV54 implements RwsemVariant {
      */
     @Kernel(function = "rwsem_try_write_lock", file = "kernel/locking/rwsem.c", version = V)
     protected boolean rwsemTryWriteLock(RwSem sem, int wstate) {
+        sem.lockdepAssertHeldWaitLock();                            /* lockdep_assert_held(&sem->wait_lock) */
         twWstate = wstate;
         twCount = sem.atomicLongRead();
         do {

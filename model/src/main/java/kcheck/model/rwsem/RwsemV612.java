@@ -92,26 +92,46 @@ public class RwsemV612 implements RwsemVariant {
     /** {@code unsigned long owner} of {@code rwsem_set_nonspinnable()}. */
     @FrameLocal("rwsem_set_nonspinnable")
     protected long snOwner;
+    /** {@code bool first} of {@code rwsem_del_wake_waiter()}. */
+    @FrameLocal("rwsem_del_wake_waiter")
+    protected boolean dwFirst;
     /** {@code owner} argument of {@code __rwsem_set_reader_owned()} (a waker passes the front reader's pointer). */
     @FrameLocal("__rwsem_set_reader_owned")
     protected long srOwner;
+
+    /** include/linux/sched.h (v6.12): the task states the lock paths sleep in. */
+    public static final int TASK_INTERRUPTIBLE = 0x1;
+    public static final int TASK_UNINTERRUPTIBLE = 0x2;
+    public static final int TASK_WAKEKILL = 0x100;
+    public static final int TASK_KILLABLE = TASK_WAKEKILL | TASK_UNINTERRUPTIBLE;
+    /** include/uapi/asm-generic/errno-base.h. */
+    public static final int EINTR = 4;
 
     @Override
     public Encoding encoding() {
         return Encoding.BITS;
     }
 
+    /** {@code signal_pending_state(state, current)} (include/linux/sched/signal.h): only killable / interruptible sleeps see a signal. */
+    @Kernel(function = "signal_pending_state", file = "include/linux/sched/signal.h", version = "v6.12")
+    protected static boolean signalPendingState(RwSem sem, int state) {
+        if ((state & (TASK_INTERRUPTIBLE | TASK_WAKEKILL)) == 0) {
+            return false;
+        }
+        return sem.signalPending();                                 /* signal_pending(p) / __fatal_signal_pending(p) */
+    }
+
     /* ---------------- owner ---------------- */
 
     @Kernel(function = "rwsem_set_owner", file = "kernel/locking/rwsem.c", version = "v6.12", line = 140)
     protected void rwsemSetOwner(RwSem sem) {
-        /* lockdep_assert_preemption_disabled(); */
+        sem.lockdepAssertPreemptionDisabled();
         sem.writeOwner(sem.current());                              /* atomic_long_set(&sem->owner, (long)current) */
     }
 
     @Kernel(function = "rwsem_clear_owner", file = "kernel/locking/rwsem.c", version = "v6.12", line = 146)
     protected void rwsemClearOwner(RwSem sem) {
-        /* lockdep_assert_preemption_disabled(); */
+        sem.lockdepAssertPreemptionDisabled();
         sem.writeOwner(0);                                          /* atomic_long_set(&sem->owner, 0) */
     }
 
@@ -204,7 +224,7 @@ public class RwsemV612 implements RwsemVariant {
 
     @Kernel(function = "rwsem_add_waiter", file = "kernel/locking/rwsem.c", version = "v6.12", line = 368)
     protected void rwsemAddWaiter(RwSem sem, int type) {
-        /* lockdep_assert_held(&sem->wait_lock); */
+        sem.lockdepAssertHeldWaitLock();
         sem.listAddTail(type);
         /* caller will set RWSEM_FLAG_WAITERS */
     }
@@ -212,6 +232,7 @@ public class RwsemV612 implements RwsemVariant {
     /** Remove a waiter from the wait_list and clear flags; true if the list isn't empty. */
     @Kernel(function = "rwsem_del_waiter", file = "kernel/locking/rwsem.c", version = "v6.12", line = 384)
     protected boolean rwsemDelWaiter(RwSem sem) {
+        sem.lockdepAssertHeldWaitLock();
         sem.listDel();
         if (!sem.listEmpty()) {
             return true;
@@ -227,6 +248,7 @@ public class RwsemV612 implements RwsemVariant {
      */
     @Kernel(function = "rwsem_mark_wake", file = "kernel/locking/rwsem.c", version = "v6.12", line = 409)
     protected void rwsemMarkWake(RwSem sem, int wakeType) {
+        sem.lockdepAssertHeldWaitLock();
         mwWakeType = wakeType;
         mwWoken = 0;
         mwAdjustment = 0;
@@ -302,7 +324,8 @@ public class RwsemV612 implements RwsemVariant {
      */
     @Kernel(function = "rwsem_try_write_lock", file = "kernel/locking/rwsem.c", version = "v6.12", line = 602)
     protected boolean rwsemTryWriteLock(RwSem sem) {
-        /* struct rwsem_waiter *first = rwsem_first_waiter(sem); lockdep_assert_held(&sem->wait_lock); */
+        /* struct rwsem_waiter *first = rwsem_first_waiter(sem); */
+        sem.lockdepAssertHeldWaitLock();
         twCount = sem.atomicLongRead();
         do {
             boolean hasHandoff = (twCount & RWSEM_FLAG_HANDOFF) != 0;
@@ -408,7 +431,7 @@ public class RwsemV612 implements RwsemVariant {
 
     @Kernel(function = "rwsem_spin_on_owner", file = "kernel/locking/rwsem.c", version = "v6.12", line = 745)
     protected int rwsemSpinOnOwner(RwSem sem) {
-        /* lockdep_assert_preemption_disabled(); */
+        sem.lockdepAssertPreemptionDisabled();
         soOwner = rwsemOwnerFlags(sem);
         int state = rwsemOwnerState(soOwner & ~RWSEM_OWNER_FLAGS_MASK, soOwner & RWSEM_OWNER_FLAGS_MASK);
         if (state != OWNER_WRITER) {
@@ -514,6 +537,37 @@ public class RwsemV612 implements RwsemVariant {
      * Prepare to wake up waiter(s) in the wait queue by putting them into the given wake_q if the rwsem lock owner
      * isn't a writer.
      */
+    /** Remove a waiter and try to wake up other waiters in the wait queue; releases the wait_lock. */
+    @Kernel(function = "rwsem_del_wake_waiter", file = "kernel/locking/rwsem.c", version = "v6.12", line = 575)
+    protected void rwsemDelWakeWaiter(RwSem sem) {
+        dwFirst = sem.isFirstWaiter();                              /* bool first = rwsem_first_waiter(sem) == waiter */
+        sem.wakeQInit();                                            /* wake_q_init(wake_q) */
+        /* If the wait_list isn't empty and the waiter to be deleted is the first waiter, we wake up the remaining
+         * waiters as they may be eligible to acquire or spin on the lock. */
+        boolean wake = rwsemDelWaiter(sem) && dwFirst;
+        dwFirst = false;                                            /* model: dead from here */
+        if (wake) {
+            rwsemMarkWake(sem, RWSEM_WAKE_ANY);
+        }
+        sem.rawSpinUnlockIrq();
+        if (!sem.wakeQEmpty()) {
+            sem.wakeUpQ();                                          /* wake_up_q(wake_q) */
+        }
+    }
+
+    /** The {@code out_nolock:} label of rwsem_down_read_slowpath() (wait_lock held; releases it). */
+    @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1093)
+    protected void readOutNolock(RwSem sem) {
+        rwsemDelWakeWaiter(sem);
+        /* __set_current_state(TASK_RUNNING); */
+    }
+
+    /** The {@code out_nolock:} label of rwsem_down_write_slowpath() after its raw_spin_lock_irq() (releases the wait_lock). */
+    @Kernel(function = "rwsem_down_write_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1195)
+    protected void writeOutNolock(RwSem sem) {
+        rwsemDelWakeWaiter(sem);
+    }
+
     @Kernel(function = "rwsem_cond_wake_waiter", file = "kernel/locking/rwsem.c", version = "v6.12", line = 973)
     protected void rwsemCondWakeWaiter(RwSem sem, long count) {
         if ((count & RWSEM_WRITER_MASK) != 0) {
@@ -530,7 +584,7 @@ public class RwsemV612 implements RwsemVariant {
 
     /** Wait for the read lock to be granted. */
     @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 994)
-    protected void rwsemDownReadSlowpath(RwSem sem, long count) {
+    protected boolean rwsemDownReadSlowpath(RwSem sem, long count, int state) {
         rdCount = count;
         rdAdjustment = -RWSEM_READER_BIAS;
         rdRcnt = rdCount >> RWSEM_READER_SHIFT;
@@ -551,7 +605,7 @@ public class RwsemV612 implements RwsemVariant {
                     sem.rawSpinUnlockIrq();
                     sem.wakeUpQ();                                  /* wake_up_q(&wake_q) */
                 }
-                return;
+                return true;
             }
         }
         rdRcnt = 0;                                                 /* model: dead from here */
@@ -569,7 +623,7 @@ public class RwsemV612 implements RwsemVariant {
                 /* Provide lock ACQUIRE: smp_acquire__after_ctrl_dep(); */
                 sem.rawSpinUnlockIrq();
                 rwsemSetReaderOwned(sem);
-                return;
+                return true;
             }
             rdAdjustment += RWSEM_FLAG_WAITERS;
         }
@@ -595,21 +649,31 @@ public class RwsemV612 implements RwsemVariant {
             if (sem.waiterTaskIsNull()) {                           /* !smp_load_acquire(&waiter.task) */
                 break;
             }
-            /* signal_pending_state(state, current): TASK_UNINTERRUPTIBLE, never */
+            if (signalPendingState(sem, state)) {
+                sem.rawSpinLockIrq();
+                if (!sem.waiterTaskIsNull()) {                      /* if (waiter.task) goto out_nolock; */
+                    readOutNolock(sem);
+                    return false;                                   /* ERR_PTR(-EINTR) */
+                }
+                sem.rawSpinUnlockIrq();
+                /* Ordered by sem->wait_lock against rwsem_mark_wake(). */
+                break;
+            }
             sem.schedule();                                         /* schedule_preempt_disabled() */
         }
         /* __set_current_state(TASK_RUNNING); trace_contention_end(sem, 0); */
+        return true;
     }
 
     /** Wait until we successfully acquire the write lock. */
     @Kernel(function = "rwsem_down_write_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1105)
-    protected void rwsemDownWriteSlowpath(RwSem sem) {
+    protected boolean rwsemDownWriteSlowpath(RwSem sem, int state) {
         sem.wakeQInit();                                            /* DEFINE_WAKE_Q(wake_q) */
 
         /* do optimistic spinning and steal lock if possible */
         if (rwsemCanSpinOnOwner(sem) && rwsemOptimisticSpin(sem)) {
             /* rwsem_optimistic_spin() implies ACQUIRE on success */
-            return;
+            return true;
         }
 
         /* Optimistic spinning failed, proceed to the slowpath and block until we can acquire the sem. */
@@ -643,7 +707,12 @@ public class RwsemV612 implements RwsemVariant {
             }
             sem.rawSpinUnlockIrq();
 
-            /* signal_pending_state(state, current): TASK_UNINTERRUPTIBLE, never */
+            if (signalPendingState(sem, state)) {
+                /* out_nolock: __set_current_state(TASK_RUNNING); */
+                sem.rawSpinLockIrq();
+                writeOutNolock(sem);
+                return false;                                       /* ERR_PTR(-EINTR) */
+            }
 
             /* After setting the handoff bit and failing to acquire the lock, attempt to spin on owner to accelerate
              * lock transfer. If the previous owner is a on-cpu writer and it has just released the lock, OWNER_NULL
@@ -665,6 +734,7 @@ public class RwsemV612 implements RwsemVariant {
         /* __set_current_state(TASK_RUNNING); */
         sem.rawSpinUnlockIrq();
         /* trace_contention_end(sem, 0); */
+        return true;
     }
 
     /** Handle waking up a waiter on the semaphore: up_read/up_write has decremented the active part of count. */
@@ -683,33 +753,41 @@ public class RwsemV612 implements RwsemVariant {
 
     /** Lock for reading. */
     @Kernel(function = "__down_read_common", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1241)
-    protected void __downReadCommon(RwSem sem) {
+    protected int __downReadCommon(RwSem sem, int state) {
+        int ret = 0;
         sem.preemptDisable();
         if (!rwsemReadTrylock(sem)) {
-            rwsemDownReadSlowpath(sem, downCount);                  /* IS_ERR(...): never (TASK_UNINTERRUPTIBLE) */
-            /* DEBUG_RWSEMS_WARN_ON(!is_rwsem_reader_owned(sem), sem); */
+            if (!rwsemDownReadSlowpath(sem, downCount, state)) {    /* IS_ERR(rwsem_down_read_slowpath(...)) */
+                ret = -EINTR;
+            }
+            /* DEBUG_RWSEMS_WARN_ON(!is_rwsem_reader_owned(sem), sem): CONFIG_DEBUG_RWSEMS is not modelled */
         }
         sem.preemptEnable();
+        return ret;
     }
 
     @Kernel(function = "__down_read", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1259)
     protected void __downRead(RwSem sem) {
-        __downReadCommon(sem);                                      /* TASK_UNINTERRUPTIBLE */
+        __downReadCommon(sem, TASK_UNINTERRUPTIBLE);
     }
 
     /** Lock for writing. */
     @Kernel(function = "__down_write_common", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1298)
-    protected void __downWriteCommon(RwSem sem) {
+    protected int __downWriteCommon(RwSem sem, int state) {
+        int ret = 0;
         sem.preemptDisable();
         if (!rwsemWriteTrylock(sem)) {
-            rwsemDownWriteSlowpath(sem);                            /* IS_ERR(...): never (TASK_UNINTERRUPTIBLE) */
+            if (!rwsemDownWriteSlowpath(sem, state)) {             /* IS_ERR(rwsem_down_write_slowpath(...)) */
+                ret = -EINTR;
+            }
         }
         sem.preemptEnable();
+        return ret;
     }
 
     @Kernel(function = "__down_write", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1311)
     protected void __downWrite(RwSem sem) {
-        __downWriteCommon(sem);                                     /* TASK_UNINTERRUPTIBLE */
+        __downWriteCommon(sem, TASK_UNINTERRUPTIBLE);
     }
 
     /** Unlock after reading. */
@@ -757,6 +835,28 @@ public class RwsemV612 implements RwsemVariant {
     public void downWrite(RwSem sem) {
         /* might_sleep(); rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_); */
         __downWrite(sem);                                           /* LOCK_CONTENDED(sem, __down_write_trylock, __down_write) */
+    }
+
+    @Override
+    @Kernel(function = "down_read_killable", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1544)
+    public int downReadKillable(RwSem sem) {
+        /* might_sleep(); rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_); */
+        if (__downReadCommon(sem, TASK_KILLABLE) != 0) {            /* LOCK_CONTENDED_RETURN(sem, ..., __down_read_killable) */
+            /* rwsem_release(&sem->dep_map, _RET_IP_); */
+            return -EINTR;
+        }
+        return 0;
+    }
+
+    @Override
+    @Kernel(function = "down_write_killable", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1585)
+    public int downWriteKillable(RwSem sem) {
+        /* might_sleep(); rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_); */
+        if (__downWriteCommon(sem, TASK_KILLABLE) != 0) {           /* LOCK_CONTENDED_RETURN(sem, ..., __down_write_killable) */
+            /* rwsem_release(&sem->dep_map, _RET_IP_); */
+            return -EINTR;
+        }
+        return 0;
     }
 
     @Override

@@ -52,4 +52,19 @@ public interface RwsemVariant {
 
     /** {@code up_write(sem)}. */
     void upWrite(RwSem sem);
+
+    /**
+     * {@code down_read_killable(sem)}: 0 when the lock is taken, -EINTR when a fatal signal ended the wait. A port
+     * without the killable paths (v4.x, v5.4 here) takes the lock uninterruptibly.
+     */
+    default int downReadKillable(RwSem sem) {
+        downRead(sem);
+        return 0;
+    }
+
+    /** {@code down_write_killable(sem)}: 0, or -EINTR. */
+    default int downWriteKillable(RwSem sem) {
+        downWrite(sem);
+        return 0;
+    }
 }

@@ -47,9 +47,9 @@ final class TaskProgram {
     /** Kernel function names and their bits. */
     static final String[] FUNCTIONS = {"rwsem_can_spin_on_owner", "rwsem_optimistic_spin", "rwsem_try_write_lock_unqueued",
         "down_read", "down_write", "up_write", "up_read", "rwsem_down_write_failed", "rwsem_down_write_slowpath",
-        "rwsem_down_read_slowpath", "rwsem_spin_on_owner"};
+        "rwsem_down_read_slowpath", "rwsem_spin_on_owner", "down_read_killable", "down_write_killable"};
     static final int[] FUNCTION_BITS = {IN_CAN_SPIN, IN_OPT_SPIN, IN_TRYLOCK_UNQUEUED, IN_DOWN_READ, IN_DOWN_WRITE,
-        IN_UP_WRITE, IN_UP_READ, IN_SLOW_PATH, IN_SLOW_PATH, IN_SLOW_PATH, IN_SPIN_ON_OWNER};
+        IN_UP_WRITE, IN_UP_READ, IN_SLOW_PATH, IN_SLOW_PATH, IN_SLOW_PATH, IN_SPIN_ON_OWNER, IN_DOWN_READ, IN_DOWN_WRITE};
 
     final int size;
     final int root;
@@ -213,6 +213,12 @@ final class TaskProgram {
             case OWNER_OR, OWNER_ANDNOT -> String.format(o.text, dom.showOwner(arg0[node]).replace("NULL|", ""));
             case GRANT_READERS -> String.format(o.text, arg0[node]);
             case RD_NONSPINNABLE_SET -> String.format(o.text, arg0[node]);
+            case WARN -> "WARN " + Op.Fault.values()[(int) arg0[node]].property + ": " + Op.Fault.values()[(int) arg0[node]].text;
+            case FAULT -> {
+                Op.Fault f = Op.Fault.values()[(int) arg0[node]];
+                yield "FAULT " + f.property + ": " + f.text.replace("arg1", f == Op.Fault.COUNT_STORE ? dom.showCount(arg1[node])
+                        : dom instanceof RwsemDomain.Xadd ? signed(arg1[node]) : RwsemBitsText.signed(arg1[node]));
+            }
             default -> o.text;
         };
     }

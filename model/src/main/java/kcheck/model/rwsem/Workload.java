@@ -18,40 +18,46 @@ final class Workload {
     boolean inCs;
 
     void reader(RwsemVariant v, RwSem sem, int rounds) {
-        if (rounds == 0) {
-            while (true) {
-                atStart = true;
-            v.downRead(sem);
-            inCs = true;
-                /* critical section */
-                v.upRead(sem);
-            }
-        }
-        for (round = 0; round < rounds; round++) {
+        reader(v, sem, rounds, false);
+    }
+
+    void writer(RwsemVariant v, RwSem sem, int rounds) {
+        writer(v, sem, rounds, false);
+    }
+
+    /** A killable task takes the lock with down_read_killable(); when it returns -EINTR the round has no critical section. */
+    void reader(RwsemVariant v, RwSem sem, int rounds, boolean killable) {
+        for (round = 0; rounds == 0 || round < rounds; round = rounds == 0 ? 0 : round + 1) {
             atStart = true;
-            v.downRead(sem);
+            if (killable ? v.downReadKillable(sem) != 0 : downRead(v, sem)) {
+                continue;                                           /* -EINTR: the lock was not taken */
+            }
             inCs = true;
             /* critical section */
             v.upRead(sem);
         }
     }
 
-    void writer(RwsemVariant v, RwSem sem, int rounds) {
-        if (rounds == 0) {
-            while (true) {
-                atStart = true;
-                v.downWrite(sem);
-                inCs = true;
-                /* critical section */
-                v.upWrite(sem);
-            }
-        }
-        for (round = 0; round < rounds; round++) {
+    /** A killable task takes the lock with down_write_killable(); when it returns -EINTR the round has no critical section. */
+    void writer(RwsemVariant v, RwSem sem, int rounds, boolean killable) {
+        for (round = 0; rounds == 0 || round < rounds; round = rounds == 0 ? 0 : round + 1) {
             atStart = true;
-            v.downWrite(sem);
+            if (killable ? v.downWriteKillable(sem) != 0 : downWrite(v, sem)) {
+                continue;
+            }
             inCs = true;
             /* critical section */
             v.upWrite(sem);
         }
+    }
+
+    private static boolean downRead(RwsemVariant v, RwSem sem) {
+        v.downRead(sem);
+        return false;
+    }
+
+    private static boolean downWrite(RwsemVariant v, RwSem sem) {
+        v.downWrite(sem);
+        return false;
     }
 }
