@@ -42,6 +42,14 @@ public final class LbDomain {
      * holds the first CPU of the next group, while its {@code group_balance_mask} is its own CPUs only.
      */
     public static final String OVERLAP = "overlap";
+    /**
+     * Three levels with SMT inside an LLC: CPU 0's SMT pair {0,1}, the MC domain of its LLC {0..3}
+     * whose groups are the cores {0,1} and {2,3}, and the package domain whose groups are that LLC
+     * and the other CPUs (SMT pairs too). Each of CPUs 1..3 starts busy (its task patterns) or idle
+     * (no task): the idle state of a sibling and of another core of the LLC, which
+     * {@code should_we_balance()} reads through {@code idle_cpu()} and {@code is_core_idle()}.
+     */
+    public static final String SMT_LLC = "smt-llc";
 
     /** Masks: every CPU, or the task's own CPU only. */
     public static final String MASKS_OWN = "own";
@@ -315,6 +323,36 @@ public final class LbDomain {
                     }
                 }
             }
+            case SMT_LLC -> {
+                if (cpus % 2 != 0 || cpus < 6 || cpus - 4 < groups - 1) {
+                    throw new ModelInputException(LbRedoFactory.NAME + ": topology=smt-llc needs an even number of CPUs, "
+                            + "at least 6 (the LLC {0..3} and groups - 1 more groups), got cpus=" + cpus + ", groups=" + groups);
+                }
+                int[] smtGroups = new int[cpus];
+                int[] mcGroups = new int[cpus];
+                int[] pkgGroups = new int[cpus];
+                Arrays.fill(smtGroups, -1);
+                Arrays.fill(mcGroups, -1);
+                smtGroups[0] = 0;
+                smtGroups[1] = 1;
+                int[] rest = contiguousGroups(cpus - 4, groups - 1);
+                for (int c = 0; c < cpus; c++) {
+                    if (c < 4) {
+                        mcGroups[c] = c / 2;
+                        pkgGroups[c] = 0;
+                    } else {
+                        pkgGroups[c] = rest[c - 4] + 1;
+                    }
+                }
+                levels = new Sched.SchedDomain[] {
+                    Sched.SchedDomain.of("SMT", 0b11, smtGroups, true),
+                    Sched.SchedDomain.of("MC", 0b1111, mcGroups, false),
+                    Sched.SchedDomain.of("PKG", all, pkgGroups, false)};
+                cores = new long[cpus / 2];
+                for (int c = 0; c < cpus; c++) {
+                    cores[c / 2] |= 1L << c;
+                }
+            }
             default -> throw new ModelInputException(LbRedoFactory.NAME + ": unknown topology '" + spec.topology() + "'");
         }
         long local0 = members(levels[0], DST_CPU);
@@ -359,6 +397,11 @@ public final class LbDomain {
                     ps.add(p);
                     hs.add(h);
                 }
+            }
+            if (spec.topology().equals(SMT_LLC) && c < 4) {
+                /* smt-llc: a CPU of CPU 0's LLC may also start idle */
+                ps.add(new long[0]);
+                hs.add(0L);
             }
             patterns[c] = ps.toArray(long[][]::new);
             hotSets[c] = hs.stream().mapToLong(Long::longValue).toArray();
