@@ -26,7 +26,10 @@ import kcheck.model.ModelInputException;
  * and CPU 0 first balances its SMT domain {0,1} ({@code SD_SHARE_CPUCAPACITY}, one group per CPU),
  * then the MC domain, as {@code for_each_domain()} walks them;</li>
  * <li>{@code cluster}: the same two-level walk with clusters: an MC domain of CPU 0's cluster
- * (one group per CPU) under a package domain whose groups are the clusters.</li>
+ * (one group per CPU) under a package domain whose groups are the clusters;</li>
+ * <li>{@code overlap}: one NUMA-style domain whose local group's span holds a CPU of the next group;</li>
+ * <li>{@code smt-llc}: three levels, SMT {0,1}, the MC domain of the LLC {0..3} (groups: its two
+ * cores), the package; CPUs 1..3 start busy or idle.</li>
  * </ul>
  */
 public final class LbDomain {
@@ -223,7 +226,7 @@ public final class LbDomain {
      * @param scenario {@link #RACE}, {@link #PINNED} or {@link #ALL}
      * @param tasks    tasks per busy CPU
      * @param pulls    concurrent pulls by other CPUs
-     * @param topology {@link #FLAT}, {@link #SMT} or {@link #CLUSTER}
+     * @param topology {@link #FLAT}, {@link #SMT}, {@link #CLUSTER}, {@link #OVERLAP} or {@link #SMT_LLC}
      * @param masks    {@link #MASKS_OWN}, {@link #MASKS_LOCAL} or {@link #MASKS_ANY}
      * @param idle     the {@code idle} argument CPU 0 balances with
      * @param nrMigrate {@code sysctl_sched_nr_migrate}
