@@ -184,7 +184,8 @@ class LbRedoDimensionsTest {
     @ParameterizedTest
     @CsvSource({"after, topology=cluster;cpus=6;groups=2;scenario=pinned", "before, topology=smt;cpus=6;groups=3;pulls=2",
         "v6.12, masks=local;idle=idle;cpus=6;groups=2", "bug-f6cad8df6b30, topology=cluster;cpus=6;groups=2;scenario=pinned",
-        "after, idle=not-idle;masks=local;topology=smt;cpus=4;groups=2"})
+        "after, idle=not-idle;masks=local;topology=smt;cpus=4;groups=2",
+        "bug-6d7e4782bcf5, topology=smt-llc;cpus=6;groups=2;idle=idle;hot=none"})
     void symmetryReductionChangesNoVerdictAndNoMaximumOnTheNewDimensions(String variant, String spec) {
         Map<String, String> p = new LinkedHashMap<>();
         for (String kv : spec.split(";")) {
@@ -234,5 +235,8 @@ class LbRedoDimensionsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> F.create("after", F.params(params("topology", "cluster",
                 "cpus", "4", "groups", "4")), Set.of("terminates"))).isInstanceOf(ModelInputException.class)
                 .hasMessageContaining("at least two CPUs in CPU 0's group");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> F.create("after", F.params(params("topology", "smt-llc",
+                "cpus", "4", "groups", "2")), Set.of("terminates"))).isInstanceOf(ModelInputException.class)
+                .hasMessageContaining("at least 6");
     }
 }

@@ -32,7 +32,11 @@ public enum LbCheck {
     SD_PARENT_NULL("no-null-sd-parent", "sanity: sd_parent (sd->parent) is dereferenced only when it is not NULL "
             + "(sd_parent->groups->sgc->imbalance at the top domain is a NULL pointer dereference)"),
     CPUS_EXIST("cpus-exist", "sanity: env->cpus holds only CPUs of the domain span that exist (cpumask within "
-            + "nr_cpu_ids)");
+            + "nr_cpu_ids)"),
+    BUSY_DEFERS("busy-defers-to-idle", "should_we_balance's election (kernel/sched/fair.c:11750-11786, v6.12; "
+            + "v5.x: 'find first idle CPU'): in a periodic balance (CPU_IDLE / CPU_NOT_IDLE) a busy dst_cpu goes past "
+            + "should_we_balance only when no CPU of the local group's group_balance_mask in env->cpus is idle: an idle "
+            + "CPU balances for the group, and only one CPU of a group balances a domain per tick");
 
     final String id;
     final String description;

@@ -26,7 +26,10 @@ import kcheck.model.ModelInputException;
  * and CPU 0 first balances its SMT domain {0,1} ({@code SD_SHARE_CPUCAPACITY}, one group per CPU),
  * then the MC domain, as {@code for_each_domain()} walks them;</li>
  * <li>{@code cluster}: the same two-level walk with clusters: an MC domain of CPU 0's cluster
- * (one group per CPU) under a package domain whose groups are the clusters.</li>
+ * (one group per CPU) under a package domain whose groups are the clusters;</li>
+ * <li>{@code overlap}: one NUMA-style domain whose local group's span holds a CPU of the next group;</li>
+ * <li>{@code smt-llc}: three levels, SMT {0,1}, the MC domain of the LLC {0..3} (groups: its two
+ * cores), the package; CPUs 1..3 start busy or idle.</li>
  * </ul>
  */
 public final class LbDomain {
@@ -42,6 +45,14 @@ public final class LbDomain {
      * holds the first CPU of the next group, while its {@code group_balance_mask} is its own CPUs only.
      */
     public static final String OVERLAP = "overlap";
+    /**
+     * Three levels with SMT inside an LLC: CPU 0's SMT pair {0,1}, the MC domain of its LLC {0..3}
+     * whose groups are the cores {0,1} and {2,3}, and the package domain whose groups are that LLC
+     * and the other CPUs (SMT pairs too). Each of CPUs 1..3 starts busy (its task patterns) or idle
+     * (no task): the idle state of a sibling and of another core of the LLC, which
+     * {@code should_we_balance()} reads through {@code idle_cpu()} and {@code is_core_idle()}.
+     */
+    public static final String SMT_LLC = "smt-llc";
 
     /** Masks: every CPU, or the task's own CPU only. */
     public static final String MASKS_OWN = "own";
@@ -215,7 +226,7 @@ public final class LbDomain {
      * @param scenario {@link #RACE}, {@link #PINNED} or {@link #ALL}
      * @param tasks    tasks per busy CPU
      * @param pulls    concurrent pulls by other CPUs
-     * @param topology {@link #FLAT}, {@link #SMT} or {@link #CLUSTER}
+     * @param topology {@link #FLAT}, {@link #SMT}, {@link #CLUSTER}, {@link #OVERLAP} or {@link #SMT_LLC}
      * @param masks    {@link #MASKS_OWN}, {@link #MASKS_LOCAL} or {@link #MASKS_ANY}
      * @param idle     the {@code idle} argument CPU 0 balances with
      * @param nrMigrate {@code sysctl_sched_nr_migrate}
@@ -315,6 +326,36 @@ public final class LbDomain {
                     }
                 }
             }
+            case SMT_LLC -> {
+                if (cpus % 2 != 0 || cpus < 6 || cpus - 4 < groups - 1) {
+                    throw new ModelInputException(LbRedoFactory.NAME + ": topology=smt-llc needs an even number of CPUs, "
+                            + "at least 6 (the LLC {0..3} and groups - 1 more groups), got cpus=" + cpus + ", groups=" + groups);
+                }
+                int[] smtGroups = new int[cpus];
+                int[] mcGroups = new int[cpus];
+                int[] pkgGroups = new int[cpus];
+                Arrays.fill(smtGroups, -1);
+                Arrays.fill(mcGroups, -1);
+                smtGroups[0] = 0;
+                smtGroups[1] = 1;
+                int[] rest = contiguousGroups(cpus - 4, groups - 1);
+                for (int c = 0; c < cpus; c++) {
+                    if (c < 4) {
+                        mcGroups[c] = c / 2;
+                        pkgGroups[c] = 0;
+                    } else {
+                        pkgGroups[c] = rest[c - 4] + 1;
+                    }
+                }
+                levels = new Sched.SchedDomain[] {
+                    Sched.SchedDomain.of("SMT", 0b11, smtGroups, true),
+                    Sched.SchedDomain.of("MC", 0b1111, mcGroups, false),
+                    Sched.SchedDomain.of("PKG", all, pkgGroups, false)};
+                cores = new long[cpus / 2];
+                for (int c = 0; c < cpus; c++) {
+                    cores[c / 2] |= 1L << c;
+                }
+            }
             default -> throw new ModelInputException(LbRedoFactory.NAME + ": unknown topology '" + spec.topology() + "'");
         }
         long local0 = members(levels[0], DST_CPU);
@@ -359,6 +400,11 @@ public final class LbDomain {
                     ps.add(p);
                     hs.add(h);
                 }
+            }
+            if (spec.topology().equals(SMT_LLC) && c < 4) {
+                /* smt-llc: a CPU of CPU 0's LLC may also start idle */
+                ps.add(new long[0]);
+                hs.add(0L);
             }
             patterns[c] = ps.toArray(long[][]::new);
             hotSets[c] = hs.stream().mapToLong(Long::longValue).toArray();

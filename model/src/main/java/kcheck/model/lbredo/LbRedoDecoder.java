@@ -89,12 +89,14 @@ final class LbRedoDecoder {
             default -> "?";
         };
         if ((action & LbRedoSteps.WALK_UP) != 0) {
-            label += "; next domain: " + l.d.levels[1].name();
+            label += "; next domain" + (l.levels == 2 ? ": " + l.d.levels[1].name() : " (sd->parent)");
         }
         LbCheck tripped = LbCheck.ofCode(LbRedoSteps.check(action));
         if (tripped != null) {
             label = switch (at) {
-                case ENTRY, REDO -> at == ENTRY ? "load_balance: find busiest" : "redo: find busiest";
+                case ENTRY, REDO -> tripped == LbCheck.BUSY_DEFERS
+                        ? (at == ENTRY ? (v610 ? "sched_balance_rq" : "load_balance") : "redo") + ": should_we_balance() = 1 on a busy CPU"
+                        : at == ENTRY ? "load_balance: find busiest" : "redo: find busiest";
                 case NR_RUNNING -> "busiest->nr_running (unlocked)";
                 case MORE_BALANCE -> "rq_lock(CPU " + (sub - 1) + "); detach_tasks; rq_unlock; attach_tasks";
                 case AFTER_DETACH -> "after detach_tasks";

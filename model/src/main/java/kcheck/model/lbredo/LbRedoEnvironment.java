@@ -66,7 +66,9 @@ final class LbRedoEnvironment {
                 choice("idle_cpu / is_core_idle of the CPUs of the local group (should_we_balance)",
                         "fair.c:11754/11762 should_we_balance",
                         "computed from the runqueues of the state (the local group's CPUs run 0 tasks, or one each when "
-                                + "CPU 0 balances busy, plus what they received)"),
+                                + "CPU 0 balances busy, plus what they received); with topology=smt-llc each of CPUs 1..3 (CPU 0's "
+                                + "SMT sibling and the other core of its LLC) starts idle or busy, a choice: an idle sibling of a "
+                                + "busy CPU, an idle core; the property busy-defers-to-idle reads the same idle_cpu()"),
                 assumption("env->dst_rq->ttwu_pending (a wake-up queued for the newly idle CPU)",
                         "fair.c:11746 should_we_balance",
                         "no wake-ups during the walk: the newly idle balance bails out then, which ends the walk like "
@@ -79,7 +81,8 @@ final class LbRedoEnvironment {
                         "fair.c:11800 sd_parent, fair.c:11809 group_balance_mask(sd->groups), fair.c:11725 should_we_balance, "
                                 + "fair.c:11931 sd_parent->groups->sgc->imbalance",
                         "parameter topology: flat, smt, cluster (two levels), overlap (a NUMA-style local group whose span "
-                                + "holds a CPU of the next group while its balance mask does not)"),
+                                + "holds a CPU of the next group while its balance mask does not), smt-llc (three levels: SMT, "
+                                + "an MC domain of two cores, the package; the local group at the top holds two SMT cores)"),
                 parameter("sysctl_sched_nr_migrate and SCHED_NR_MIGRATE_BREAK (CONFIG_PREEMPT_RT)",
                         "fair.c:11856 sched_balance_rq (loop_max), fair.c:11811 (loop_break), fair.c:9648-9655 detach_tasks",
                         "parameters nr-migrate (every value >= the longest runqueue is one class) and nr-migrate-break (32 or 8)"),

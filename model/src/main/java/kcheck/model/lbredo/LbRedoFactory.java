@@ -62,6 +62,7 @@ public final class LbRedoFactory implements ModelFactory {
             .property(LbCheck.DST_IN_CPUS.id, Kind.STEP, LbCheck.DST_IN_CPUS.description)
             .property(LbCheck.SD_PARENT_NULL.id, Kind.STEP, LbCheck.SD_PARENT_NULL.description)
             .property(LbCheck.CPUS_EXIST.id, Kind.STEP, LbCheck.CPUS_EXIST.description)
+            .property(LbCheck.BUSY_DEFERS.id, Kind.STEP, LbCheck.BUSY_DEFERS.description)
             .variant(VariantInfo.of("before", "v5.11: ALL_PINNED left set when busiest was emptied before rq_lock; redo"),
                     LoadBalanceV511::new)
             .variant(VariantInfo.of("rfc", "v5.11 + RFC v1 (2021-01-25): redo_max = 1 with ++redo_cnt < redo_max: never redoes"),
@@ -98,6 +99,11 @@ public final class LbRedoFactory implements ModelFactory {
                     "the v6.12 port with dst_grpmask = sched_group_span(sd->groups): with overlapping groups new_dst_cpu "
                             + "can be busiest itself (needs topology=overlap and a periodic balance)"),
                     LbRedoRealBugs.DstGrpmaskSpan::new)
+            .variant(VariantInfo.realBug("6d7e4782bcf5", "sched/fair: Fix the decision for load balance", "v6.7",
+                    "the v6.12 port whose should_we_balance lets the first idle CPU with busy siblings and also the "
+                            + "group's first CPU balance: a busy CPU 0 balances although its idle sibling does "
+                            + "(needs topology=smt-llc and a periodic balance)"),
+                    LbRedoRealBugs.SwbFirstIdleSmt::new)
             .variant(VariantInfo.mutant("mutant-keeps-busiest", "before, but the all-pinned branch keeps busiest in cpus"),
                     LbRedoMutants.KeepsBusiest::new)
             .variant(VariantInfo.mutant("mutant-no-loop-reset", "after, but env.loop is not reset before goto redo"),
@@ -165,8 +171,11 @@ public final class LbRedoFactory implements ModelFactory {
                 ParamSpec.choice("topology", "flat: one domain; smt: CPU 0 balances its SMT pair, then the MC domain of "
                         + "SMT-pair groups; cluster: its cluster (one CPU per group), then the package domain of cluster groups; "
                         + "overlap: one NUMA-style domain (SD_OVERLAP) whose local group's span also holds the first CPU of the "
-                        + "next group, its group_balance_mask only its own CPUs",
-                        LbDomain.FLAT, LbDomain.SMT, LbDomain.CLUSTER, LbDomain.OVERLAP),
+                        + "next group, its group_balance_mask only its own CPUs; smt-llc: three levels, SMT pair {0,1}, "
+                        + "the MC domain of CPU 0's LLC {0..3} (groups: the cores {0,1} and {2,3}), the package domain "
+                        + "(groups: the LLC {0..3}, the other CPUs in groups - 1 groups); each of CPUs 1..3 starts busy "
+                        + "or idle (the environment chooses)",
+                        LbDomain.FLAT, LbDomain.SMT, LbDomain.CLUSTER, LbDomain.OVERLAP, LbDomain.SMT_LLC),
                 ParamSpec.choice("idle", "the cpu_idle_type CPU 0 balances with: newly-idle (CPU_NEWLY_IDLE), idle "
                         + "(CPU_IDLE, periodic balance of an idle CPU), not-idle (CPU_NOT_IDLE, periodic balance of a busy CPU)",
                         IDLE_NEWLY, IDLE_IDLE, IDLE_NOT),

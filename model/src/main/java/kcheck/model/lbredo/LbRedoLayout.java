@@ -59,6 +59,8 @@ final class LbRedoLayout {
     private final boolean exactCounters;
     /** Most tasks a CPU without modelled tasks may hold: 1 in the default shape (only CPU 0 receives, one task a call), else {@link #MAX_LOAD}. */
     private final int maxLoad;
+    /** Most tasks a CPU of the balancing CPU's groups may hold: {@link #MAX_LOAD}, one more per domain level above two. */
+    private final int loadMax;
 
     final Layout.Field pc;
     final Layout.Field level;
@@ -124,6 +126,7 @@ final class LbRedoLayout {
         this.n = d.nrCpus;
         this.dst = LbDomain.DST_CPU;
         this.levels = d.levels();
+        this.loadMax = MAX_LOAD + Math.max(0, levels - 2);
         this.m = d.maxCandidates();
         this.exactCounters = exactCounters;
         int bound = Math.max(0, m - 1);
@@ -132,9 +135,9 @@ final class LbRedoLayout {
             cap = Math.max(cap, d.cap[c]);
         }
         this.maxCap = cap;
-        this.horizon = exactCounters ? -1 : Math.max(LbEnv.SCHED_NR_MIGRATE_BREAK, d.migrateBreak) + maxCap + MAX_LOAD + m + 2;
+        this.horizon = exactCounters ? -1 : Math.max(LbEnv.SCHED_NR_MIGRATE_BREAK, d.migrateBreak) + maxCap + loadMax + m + 2;
         long counterMax = exactCounters ? 0xffff : horizon;
-        this.maxLoad = d.plain ? 1 : MAX_LOAD;
+        this.maxLoad = d.plain ? 1 : loadMax;
         Packer l = new Packer();
         Slot sPc = l.fieldFor(DONE);
         Slot sLevel = l.fieldFor(levels - 1);
@@ -197,7 +200,7 @@ final class LbRedoLayout {
             for (int i = 0; i < d.cap[c]; i++) {
                 sEntry[c][i] = l.fieldFor(d.cap[c] - 1);
             }
-            sForeign[c] = l.fieldFor(d.receives[c] ? MAX_LOAD : 0);
+            sForeign[c] = l.fieldFor(d.receives[c] ? loadMax : 0);
         }
         for (int c : d.home) {
             sLoad[c] = l.fieldFor(maxLoad);
@@ -275,7 +278,7 @@ final class LbRedoLayout {
                 "env.src_cpu is the busiest CPU load_balance found, at every cut",
                 "detached tasks are attached before load_balance lets other CPUs run (env.tasks empty at every cut)",
                 "tasks move only to the balancing CPU's group at the current level; a CPU of that group holds at most "
-                        + MAX_LOAD + " tasks the model does not name (1 in the default shape: one level, newly idle, "
+                        + MAX_LOAD + " tasks the model does not name, one more per domain level above two (1 in the default shape: one level, newly idle, "
                         + "masks=own, where only CPU 0 receives, one task a call)",
                 "ld_moved is at most the most tasks a runqueue starts with; redo_cnt at most |cpus0 \\ local group| + 1; "
                         + "redo_max at most 3",
@@ -379,8 +382,8 @@ final class LbRedoLayout {
         for (int c : d.home) {
             k.setUnnamedTasks(c, load[c].getInt(s));
         }
-        if (levels > 1) {
-            k.setGroupImbalance(1, groupImbalance.get(s) != 0);
+        if (lvl + 1 < levels) {
+            k.setGroupImbalance(lvl + 1, groupImbalance.get(s) != 0);
         }
         int at = pc.getInt(s);
         lb.start(dst, callIdle(s));
@@ -473,7 +476,7 @@ final class LbRedoLayout {
         }
         ldMoved.set(out, lb.ldMoved);
         if (levels > 1) {
-            groupImbalance.set(out, lvl == 0 && k.groupImbalance(1) ? 1 : 0);
+            groupImbalance.set(out, lvl + 1 < levels && k.groupImbalance(lvl + 1) ? 1 : 0);
         }
         storeRqs(out, k, at);
         if (mon.passes()) {
@@ -505,7 +508,7 @@ final class LbRedoLayout {
         }
         if (env.loop < 0 || env.loop > horizon) {
             throw limit("keeps env.loop exact up to " + horizon + " (SCHED_NR_MIGRATE_BREAK "
-                    + Math.max(LbEnv.SCHED_NR_MIGRATE_BREAK, d.migrateBreak) + " + " + maxCap + " tasks + " + MAX_LOAD
+                    + Math.max(LbEnv.SCHED_NR_MIGRATE_BREAK, d.migrateBreak) + " + " + maxCap + " tasks + " + loadMax
                     + " received + " + m + " CPUs that can be busiest + 2): this variant reached " + env.loop + where(at));
         }
         if (env.loopBreak < 0 || env.loopMax < 0) {
@@ -541,7 +544,7 @@ final class LbRedoLayout {
                         + ": this variant moved one to CPU " + c + where(at));
             }
             if (!fits(foreign[c], received)) {
-                throw range("tasks pulled to CPU " + c, "0.." + MAX_LOAD, received, at);
+                throw range("tasks pulled to CPU " + c, "0.." + loadMax, received, at);
             }
             foreign[c].set(out, received);
         }

@@ -242,7 +242,7 @@ final class LbRedoProperties {
             if (LbRedoSteps.check(action) != 0) {
                 return true;    /* a kernel check tripped: its own property reports the step */
             }
-            if (actor != 0 || l.levels < 2 || l.level.getInt(from) != 0 || !LoadBalance.isExit(ret(action))) {
+            if (actor != 0 || l.level.getInt(from) + 1 >= l.levels || !LoadBalance.isExit(ret(action))) {
                 return true;
             }
             if (l.groupImbalance.get(from) == 0 && (action & LbRedoSteps.IMBALANCE_SET) == 0) {
@@ -253,9 +253,10 @@ final class LbRedoProperties {
 
         @Override
         public String explain(long[] from, int actor, int action, long[] to) {
-            return "load_balance at the " + l.d.levels[0].name() + " level set sd_parent->groups->sgc->imbalance (a task it "
+            int lvl = l.level.getInt(from);
+            return "load_balance at the " + l.d.levels[lvl].name() + " level set sd_parent->groups->sgc->imbalance (a task it "
                     + "could not move because of affinity) but returns with it cleared: the "
-                    + l.d.levels[1].name() + " level will not see the imbalance";
+                    + l.d.levels[lvl + 1].name() + " level will not see the imbalance";
         }
     }
 
@@ -307,6 +308,8 @@ final class LbRedoProperties {
                 case DST_IN_CPUS -> "after the step env->dst_cpu is CPU " + cpu + ", which env->cpus no longer holds: ";
                 case DST_IN_BALANCE_MASK -> "after the step env->dst_cpu or env->new_dst_cpu is CPU " + cpu
                         + (cpu == l.busiest.getInt(from) - 1 ? " (busiest itself)" : "") + ", outside the local group's balance mask: ";
+                case BUSY_DEFERS -> "CPU " + cpu + " is busy and went past should_we_balance although an idle CPU of "
+                        + "its group could balance: ";
                 default -> "";
             };
             return what + "the step trips " + check.description;

@@ -331,4 +331,51 @@ public final class LbRedoRealBugs {
             return super.schedBalanceRq(lb, s);
         }
     }
+
+    /**
+     * {@code bug-6d7e4782bcf5}: the v6.12 port with 6d7e4782bcf5 "sched/fair: Fix the decision for
+     * load balance" (v6.7; Fixes b1bfeab9b002, v6.6) undone in {@code should_we_balance()}: after
+     * the search for an idle core, the first idle CPU with busy siblings returns true, but every
+     * other CPU falls through to "the first CPU of the group", so a busy {@code group_balance_cpu}
+     * balances too: two CPUs of the group return true ([0,1] [2,3] busy busy idle busy: CPUs 0 and
+     * 2). Needs SMT siblings in a local group ({@code topology=smt-llc}) and a periodic balance.
+     */
+    public static final class SwbFirstIdleSmt extends SchedBalanceRqV612 {
+        @Override
+        @Kernel(function = "should_we_balance", file = "kernel/sched/fair.c", version = "v6.12 without 6d7e4782bcf5")
+        protected boolean shouldWeBalance(LbEnv env, Sched s) {
+            if (!cpumaskTestCpu(env.dstCpu, env.cpus)) {
+                return false;
+            }
+            if (env.idle == CPU_NEWLY_IDLE) {
+                return s.cpuRq(env.dstCpu).nrRunning <= 0;
+            }
+            long swbCpus = s.groupBalanceMaskOf(env.dstCpu);
+            int idleSmt = -1;
+            for (int cpu = 0; cpu < s.nrCpus; cpu++) {
+                if (!cpumaskTestCpu(cpu, swbCpus & env.cpus)) {
+                    continue;
+                }
+                if (!s.idleCpu(cpu)) {
+                    continue;
+                }
+                if (!s.sdShareCpuCapacity() && !s.isCoreIdle(cpu)) {
+                    if (idleSmt == -1) {
+                        idleSmt = cpu;
+                    }
+                    swbCpus &= ~s.cpuSmtMask(cpu);
+                    continue;
+                }
+                /* - Are we the first idle CPU?  (the comment 6d7e4782bcf5 rewrote) */
+                return cpu == env.dstCpu;
+            }
+            /* - if (idle_smt == env->dst_cpu)      + if (idle_smt != -1)                       */
+            /* -         return true;               +         return idle_smt == env->dst_cpu;  */
+            if (idleSmt == env.dstCpu) {
+                return true;
+            }
+            /* Are we the first CPU of this group ? */
+            return Long.numberOfTrailingZeros(s.groupBalanceMaskOf(env.dstCpu)) == env.dstCpu;
+        }
+    }
 }

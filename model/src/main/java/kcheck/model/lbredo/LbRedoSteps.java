@@ -151,6 +151,9 @@ final class LbRedoSteps {
             try {
                 ret = impl.loadBalance(call, sched);
                 tripped = LoadBalance.isExit(ret) ? null : sanity(call.env);
+                if (tripped == null && (at == ENTRY || at == REDO) && busyWentOn()) {
+                    tripped = LbCheck.BUSY_DEFERS;
+                }
             } catch (LbCheck.Failed f) {
                 ret = OUT;
                 tripped = f.check;
@@ -184,8 +187,8 @@ final class LbRedoSteps {
                     }
                 }
             }
-            if (l.levels > 1 && lvl == 0) {
-                bits |= (sched.groupImbalance(1) ? IMBALANCE_AFTER : 0) | (sched.imbalanceSetInStep() ? IMBALANCE_SET : 0);
+            if (lvl + 1 < l.levels) {
+                bits |= (sched.groupImbalance(lvl + 1) ? IMBALANCE_AFTER : 0) | (sched.imbalanceSetInStep() ? IMBALANCE_SET : 0);
             }
             if (call.idle == LbEnv.CPU_NEWLY_IDLE && (sched.migratedTo() & ~(1L << l.dst)) != 0) {
                 bits |= MIGRATED_ELSEWHERE;
@@ -224,6 +227,26 @@ final class LbRedoSteps {
                 out.step(1, c * 8 + idx, nx);
             }
         }
+    }
+
+    /**
+     * After a step through {@code should_we_balance()} (the call's entry or {@code redo:}): a
+     * periodic call of a busy CPU went on (it did not clear {@code *continue_balancing}) although a
+     * CPU of the local group's balance mask in {@code env->cpus} is idle. Every version elects an
+     * idle CPU of the group then (the first idle core, or the first idle CPU with busy siblings),
+     * never the busy one; a newly idle balance is exempt (every CPU may do it).
+     */
+    private boolean busyWentOn() {
+        if (call.idle == LbEnv.CPU_NEWLY_IDLE || !call.continueBalancing || sched.idleCpu(l.dst)) {
+            return false;
+        }
+        long idle = 0;
+        for (int c = 0; c < d.nrCpus; c++) {
+            if (sched.idleCpu(c)) {
+                idle |= 1L << c;
+            }
+        }
+        return (sched.groupBalanceMaskOf(l.dst) & call.env.cpus & idle) != 0;
     }
 
     /**
@@ -315,7 +338,7 @@ final class LbRedoSteps {
                 key = key * cap + e[i].get(s);
             }
             if (receives) {
-                key = key * (LbRedoLayout.MAX_LOAD + 1) + l.foreign[c].get(s);
+                key = key * (l.foreign[c].max() + 1) + l.foreign[c].get(s);
             }
             key = key * 4 + ((cp >>> c) & 1) * 2 + (c == b ? 1 : 0);
             if (named) {

@@ -42,6 +42,25 @@ class LbRedoChecksTest {
     }
 
     @Test
+    void aBusyFirstCpuBalancesBesideItsIdleSiblingOnlyWith6d7e4782bcf5Undone() {
+        Map<String, String> llc = params("topology", "smt-llc", "cpus", "6", "idle", "not-idle", "scenario", "race",
+                "pulls", "0", "hot", "none");
+        assertThat(run("bug-6d7e4782bcf5", llc).shortestViolation()).containsEntry("busy-defers-to-idle", 2);
+        assertThat(run("v6.12", llc).shortestViolation()).isEmpty();
+        assertThat(run("after", llc).shortestViolation()).as("v5.13's first-idle-CPU election").isEmpty();
+        assertThat(run("bug-6d7e4782bcf5", params("topology", "smt", "idle", "not-idle", "hot", "none")).shortestViolation())
+                .as("with topology=smt CPU 0's sibling never starts idle").isEmpty();
+    }
+
+    @Test
+    void anIdleCpuThatPulledATaskBalancesTheNextLevelAsABusyOne() {
+        Map<String, String> llc = params("topology", "smt-llc", "cpus", "6", "idle", "idle", "scenario", "race",
+                "pulls", "0", "hot", "none");
+        assertThat(run("bug-6d7e4782bcf5", llc).shortestViolation()).containsEntry("busy-defers-to-idle", 6);
+        assertThat(run("v6.12", llc).shortestViolation()).isEmpty();
+    }
+
+    @Test
     void overlappingGroupsLetTheSpanBasedDstGrpmaskOf52c3a18973d0PickBusiest() {
         Map<String, String> overlap = params("topology", "overlap", "idle", "idle");
         assertThat(run("bug-52c3a18973d0", overlap).shortestViolation()).containsEntry("dst-in-balance-mask", 3);
