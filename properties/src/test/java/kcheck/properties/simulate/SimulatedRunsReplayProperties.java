@@ -130,9 +130,16 @@ class SimulatedRunsReplayProperties {
         return null;
     }
 
+    /**
+     * The instance {@code kcheck check} builds for the recording's model, variant and parameters, with the properties the
+     * simulation selects (a default property such as rq-lock's starvation-free makes the CPUs balance for ever, a run the
+     * finite simulation does not take).
+     */
     private static Model checked(Simulation.Recording rec, String variant) {
         Model m = rec.model();
-        return Instances.create(m.name(), variant, null, new LinkedHashMap<>(m.params().asMap()), List.of());
+        SimulationProfile p = Simulation.profile(m.name());
+        List<String> properties = List.copyOf(p.properties(p.workloads().get(0).name()));
+        return Instances.create(m.name(), variant, null, new LinkedHashMap<>(m.params().asMap()), properties);
     }
 
     @Test
