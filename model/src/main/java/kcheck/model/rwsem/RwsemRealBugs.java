@@ -191,4 +191,17 @@ public final class RwsemRealBugs {
             }
         }
     }
+
+    /**
+     * d257cc8cb8d5 "locking/rwsem: Make handoff bit handling more consistent" (v5.16; Fixes 4f23dbc1e657, v5.3)
+     * replaced the out_nolock paths of v5.3 to v5.15 with rwsem_del_waiter(), which clears RWSEM_FLAG_HANDOFF
+     * together with RWSEM_FLAG_WAITERS whenever the wait list empties, and removed the writer's {@code wstate}.
+     * The closest port of the code it changed is {@link RwsemV54} itself: its {@code writeOutNolock} takes the bit
+     * back only when its own {@code wstate == WRITER_HANDOFF}, its {@code readOutNolock} only when the list empties
+     * (the '-' lines of the fix). Nothing is changed here; the bug needs killable waiters
+     * ({@code --param killable=all}): a reader that set the bit (rwsem_mark_wake, timed out behind a writer) is
+     * killed, the writer behind it is killed before it ever became WRITER_FIRST, and the empty list keeps the bit.
+     */
+    public static class Bugd257cc8cb8d5 extends RwsemV54 {
+    }
 }
