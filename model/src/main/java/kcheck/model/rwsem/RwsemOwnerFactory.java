@@ -110,6 +110,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     + " killed writer takes the handoff bit back only if its own wstate says it set it, a killed reader never,"
                     + " so a list left empty keeps the handoff bit set for nobody (run with killable=all)"),
                     RwsemRealBugs.Bugd257cc8cb8d5::new)
+            .variant(VariantInfo.realBug("78134300579a", "locking/rwsem: Don't call owner_on_cpu() on read-owner", "v5.3",
+                    "v5.4 with the fix undone: rwsem_can_spin_on_owner() reads owner->on_cpu through a reader's stale task"
+                    + " pointer (RWSEM_READER_OWNED not tested first)"), RwsemRealBugs.Bug78134300579a::new)
             .variant(VariantInfo.realBug("48dfb5d2560d", "locking/rwsem: Disable preemption while trying for rwsem lock", "v6.1",
                     "v6.12 with the fix undone: the write fast path (count cmpxchg, rwsem_set_owner) runs with preemption on"),
                     RwsemRealBugs.Bug48dfb5d2560d::new)

@@ -204,4 +204,34 @@ public final class RwsemRealBugs {
      */
     public static class Bugd257cc8cb8d5 extends RwsemV54 {
     }
+
+    /**
+     * 78134300579a "locking/rwsem: Don't call owner_on_cpu() on read-owner" (v5.3; Fixes 94a9717b3c40e, v5.3-rc1)
+     * added the {@code !(flags & RWSEM_READER_OWNED)} test before {@code owner_on_cpu(owner)} in
+     * rwsem_can_spin_on_owner(): a reader leaves its task pointer in owner when it unlocks, so the task may have
+     * exited (KASAN use-after-free in rwsem_down_write_slowpath). Undone in the v5.4 port, the closest to the v5.3
+     * code; nothing else changed.
+     */
+    public static class Bug78134300579a extends RwsemV54 {
+        @Override
+        @Kernel(function = "rwsem_can_spin_on_owner", file = "kernel/locking/rwsem.c", version = "v5.3-rc1 (before 78134300579a)")
+        protected boolean rwsemCanSpinOnOwner(RwSem sem, long nonspinnable) {
+            csNonspinnable = nonspinnable;
+            if (sem.needResched()) {
+                return false;
+            }
+            sem.preemptDisable();
+            /* rcu_read_lock(); */
+            csOwner = rwsemOwnerFlags(sem);
+            long flags = csOwner & RwsemBits.RWSEM_OWNER_FLAGS_MASK;
+            long owner = csOwner & ~RwsemBits.RWSEM_OWNER_FLAGS_MASK;
+            boolean ret = true;
+            if ((flags & csNonspinnable) != 0 || (owner != 0 && !ownerOnCpu(sem, owner))) {
+                ret = false;
+            }
+            /* rcu_read_unlock(); */
+            sem.preemptEnable();
+            return ret;
+        }
+    }
 }
