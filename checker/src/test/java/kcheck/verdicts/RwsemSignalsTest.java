@@ -80,4 +80,13 @@ class RwsemSignalsTest {
         assertThat(killable.stats().states()).isGreaterThan(uninterruptible);
         assertThat(killable.property("deadlock-free").verdict()).isEqualTo(Verdict.HOLDS);
     }
+
+    @Test
+    void aKilledV48WriterThatKeepsItsWaitingBiasAndWakesNobodyDeadlocksTheOthers() {
+        var p = params("readers", "1", "writers", "2", "rounds", "1", "killable", "writers");
+        assertThat(Checks.run("rwsem-owner", "mutant-killed-writer-no-cleanup", p, "deadlock-free").property("deadlock-free")
+                .verdict()).isEqualTo(Verdict.VIOLATED);
+        assertThat(Checks.run("rwsem-owner", "after", p, "deadlock-free").property("deadlock-free").verdict())
+                .isEqualTo(Verdict.HOLDS);
+    }
 }

@@ -135,6 +135,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     RwsemMutants.UpReadNoWake::new)
             .variant(VariantInfo.mutant("mutant-spins-on-preempted-owner", "after, but rwsem_spin_on_owner ignores owner->on_cpu"),
                     RwsemMutants.SpinsOnPreemptedOwner::new)
+            .variant(VariantInfo.mutant("mutant-killed-writer-no-cleanup", "after, but a killed writer's out_nolock only leaves"
+                    + " the wait list (no -RWSEM_WAITING_BIAS, no wake): the omissions 'locking/rwsem: Fix down_write_killable()'"
+                    + " (v4.7 merge window) fixed; run with killable=writers"), RwsemMutants.KilledWriterNoCleanup::new)
             .variant(VariantInfo.mutant("mutant-unqueued-ignores-handoff", "v6.12, but the unqueued trylock steals past the handoff"
                     + " bit"), RwsemMutants.UnqueuedIgnoresHandoff::new)
             .variant(VariantInfo.mutant("mutant-no-handoff-request", "v6.12, but a waiter never sets the handoff bit"),
@@ -198,8 +201,8 @@ public final class RwsemOwnerFactory implements ModelFactory {
                         + " enabled: writers (the default), all (readers too), none", "writers", "all", "none"),
                 ParamSpec.choice("killable", "which tasks take the lock with down_read_killable()/down_write_killable(): a fatal"
                         + " signal may arrive at any time while such a task waits in the wait list, wake it and send it down the"
-                        + " out_nolock path (v6.12, v5.4 and their copies; the v4.x ports have no killable path and wait"
-                        + " uninterruptibly)",
+                        + " out_nolock path (v6.12, v5.4, v4.8 writers and their copies; v4.7 and v4.8 readers have no"
+                        + " killable path and wait uninterruptibly)",
                         KILLABLE_CHOICES.toArray(String[]::new)));
     }
 
@@ -211,8 +214,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     "killable=none|writers|readers|all: a fatal signal arrives at any time while a killable task waits in the"
                             + " list (an environment step), wakes its schedule() and stays pending; the task takes out_nolock"
                             + " (v6.12: rwsem_del_wake_waiter; v5.4: list_del, its wstate's handoff bit, WAITERS when the list"
-                            + " empties) and down_*_killable returns -EINTR; default none (killable writers multiply the states"
-                            + " 5.8x on v6.12, readers=1 writers=2); the v4.x ports (rwsem-xadd.c v4.7/v4.8) port only the"
+                            + " empties; v4.8 writer: list_del, -RWSEM_WAITING_BIAS if the list empties, else __rwsem_mark_wake) and"
+                            + " down_*_killable returns -EINTR; default none (killable writers multiply the states 5.8x on v6.12,"
+                            + " readers=1 writers=2); v4.8 has no down_read_killable (v4.15) and the v4.7 port keeps only the"
                             + " uninterruptible entry points"),
             EnvironmentInput.assumption("signal_pending_state for TASK_INTERRUPTIBLE (down_read_interruptible)",
                     "kernel/locking/rwsem.c:1076 (v6.12; down_read_interruptible exists since v5.9, none in v5.4)",
