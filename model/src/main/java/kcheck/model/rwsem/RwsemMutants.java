@@ -181,4 +181,21 @@ public final class RwsemMutants {
             return taken;
         }
     }
+
+    /**
+     * v4.8 whose killed writer only leaves the wait list: its out_nolock neither takes the waiting bias back when it
+     * was the last waiter nor wakes the waiters it held back. Modelled on "locking/rwsem: Fix down_write_killable()"
+     * (v4.7 merge window; its subject is confirmed, its diff and id were not found), which by its description fixed
+     * exactly these two omissions of the first killable writer path: breaks {@code deadlock-free}.
+     */
+    public static final class KilledWriterNoCleanup extends RwsemV48 {
+        @Override
+        @Kernel(function = "__rwsem_down_write_failed_common", file = "kernel/locking/rwsem-xadd.c",
+                version = "v4.8 (mutant: out_nolock only list_del)")
+        protected void writeOutNolock(RwSem sem) {
+            sem.rawSpinLockIrq();
+            sem.listDel();
+            sem.rawSpinUnlockIrq();
+        }
+    }
 }

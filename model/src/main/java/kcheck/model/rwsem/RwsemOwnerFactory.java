@@ -65,6 +65,10 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     + " stops: RT tasks, or tasks ignoring a set need_resched with preemption disabled (a lasso)")
             .property("handoff", Kind.STEP, "v5.3+: while the handoff bit is set for a waiter (the first waiter when it was set),"
                     + " no other task takes the lock unless that waiter takes it in the same step (readers granted together)")
+            .property("handoff-has-waiter", Kind.INVARIANT, "v5.3+: whenever sem->wait_lock is free, a set RWSEM_FLAG_HANDOFF"
+                    + " has a waiter in the wait list that can honour it: the bit is never left set on an empty list (rwsem_del_waiter,"
+                    + " kernel/locking/rwsem.c:384-395 v6.12, clears HANDOFF with WAITERS when the list empties; d257cc8cb8d5 fixed"
+                    + " a killed writer leaving 'the handoff bit set with empty wait queue')")
             .optInProperty("no-writer-starvation", Kind.PROGRESS, "v5.3+ design claim (opt-in; v4.x makes no such claim): no"
                     + " fair run in which the first waiter stays the same writer, its RWSEM_WAIT_TIMEOUT has passed, and it"
                     + " never takes the lock; fair = every task inside a lock or unlock call or holding the lock that can"
@@ -101,6 +105,14 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.realBug("2f06f702925b", "locking/rwsem: Prevent potential lock starvation", "v5.11",
                     "the v5.4 port itself (the code the fix changed, as released): readers spinning onto a reader-owned lock keep"
                     + " the reader count above zero, so a sleeping writer is never woken"), RwsemV54::new)
+            .variant(VariantInfo.realBug("d257cc8cb8d5", "locking/rwsem: Make handoff bit handling more consistent", "v5.16",
+                    "the v5.4 port itself with its killable paths (the code the fix replaced, as released v5.3 to v5.15): a"
+                    + " killed writer takes the handoff bit back only if its own wstate says it set it, a killed reader never,"
+                    + " so a list left empty keeps the handoff bit set for nobody (run with killable=all)"),
+                    RwsemRealBugs.Bugd257cc8cb8d5::new)
+            .variant(VariantInfo.realBug("78134300579a", "locking/rwsem: Don't call owner_on_cpu() on read-owner", "v5.3",
+                    "v5.4 with the fix undone: rwsem_can_spin_on_owner() reads owner->on_cpu through a reader's stale task"
+                    + " pointer (RWSEM_READER_OWNED not tested first)"), RwsemRealBugs.Bug78134300579a::new)
             .variant(VariantInfo.realBug("48dfb5d2560d", "locking/rwsem: Disable preemption while trying for rwsem lock", "v6.1",
                     "v6.12 with the fix undone: the write fast path (count cmpxchg, rwsem_set_owner) runs with preemption on"),
                     RwsemRealBugs.Bug48dfb5d2560d::new)
@@ -123,6 +135,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     RwsemMutants.UpReadNoWake::new)
             .variant(VariantInfo.mutant("mutant-spins-on-preempted-owner", "after, but rwsem_spin_on_owner ignores owner->on_cpu"),
                     RwsemMutants.SpinsOnPreemptedOwner::new)
+            .variant(VariantInfo.mutant("mutant-killed-writer-no-cleanup", "after, but a killed writer's out_nolock only leaves"
+                    + " the wait list (no -RWSEM_WAITING_BIAS, no wake): the omissions 'locking/rwsem: Fix down_write_killable()'"
+                    + " (v4.7 merge window) fixed; run with killable=writers"), RwsemMutants.KilledWriterNoCleanup::new)
             .variant(VariantInfo.mutant("mutant-unqueued-ignores-handoff", "v6.12, but the unqueued trylock steals past the handoff"
                     + " bit"), RwsemMutants.UnqueuedIgnoresHandoff::new)
             .variant(VariantInfo.mutant("mutant-no-handoff-request", "v6.12, but a waiter never sets the handoff bit"),
@@ -186,21 +201,29 @@ public final class RwsemOwnerFactory implements ModelFactory {
                         + " enabled: writers (the default), all (readers too), none", "writers", "all", "none"),
                 ParamSpec.choice("killable", "which tasks take the lock with down_read_killable()/down_write_killable(): a fatal"
                         + " signal may arrive at any time while such a task waits in the wait list, wake it and send it down the"
-                        + " out_nolock path (v6.12 and its copies; older ports have no killable path and wait uninterruptibly)",
+                        + " out_nolock path (v6.12, v5.4, v4.8 writers and their copies; v4.7 and v4.8 readers have no"
+                        + " killable path and wait uninterruptibly)",
                         KILLABLE_CHOICES.toArray(String[]::new)));
     }
 
     /** The environment contract (docs/models/rwsem-owner.md, "Environment contract": the audit behind each row). */
     private static final List<EnvironmentInput> ENVIRONMENT = List.of(
             EnvironmentInput.parameter("signal_pending_state(state, current) (fatal signal to a killable waiter)",
-                    "kernel/locking/rwsem.c:1076 rwsem_down_read_slowpath, :1157 rwsem_down_write_slowpath (v6.12)",
+                    "kernel/locking/rwsem.c:1076 rwsem_down_read_slowpath, :1157 rwsem_down_write_slowpath (v6.12);"
+                            + " rwsem_down_read_slowpath's wait loop and rwsem_down_write_slowpath's inner wait loop (v5.4)",
                     "killable=none|writers|readers|all: a fatal signal arrives at any time while a killable task waits in the"
                             + " list (an environment step), wakes its schedule() and stays pending; the task takes out_nolock"
-                            + " (rwsem_del_wake_waiter) and down_*_killable returns -EINTR; default none (writers multiply the"
-                            + " states ~7x); v4.x/v5.4 ports have no killable path"),
+                            + " (v6.12: rwsem_del_wake_waiter; v5.4: list_del, its wstate's handoff bit, WAITERS when the list"
+                            + " empties; v4.8 writer: list_del, -RWSEM_WAITING_BIAS if the list empties, else __rwsem_mark_wake) and"
+                            + " down_*_killable returns -EINTR; default none (killable writers multiply the states 5.8x on v6.12,"
+                            + " readers=1 writers=2); v4.8 has no down_read_killable (v4.15) and the v4.7 port keeps only the"
+                            + " uninterruptible entry points"),
             EnvironmentInput.assumption("signal_pending_state for TASK_INTERRUPTIBLE (down_read_interruptible)",
-                    "kernel/locking/rwsem.c:1076 (v6.12)", "the same code path as a fatal signal (any pending signal ends"
-                            + " the wait): covered by killable, not a separate choice"),
+                    "kernel/locking/rwsem.c:1076 (v6.12; down_read_interruptible exists since v5.9, none in v5.4)",
+                    "signal_pending_state(TASK_INTERRUPTIBLE) is true for any pending signal, TASK_KILLABLE only for a fatal"
+                            + " one; the rwsem code that follows is the same, and the model's signal is a nondeterministic"
+                            + " event at any time of the wait, so killable=readers already explores every interruptible reader's"
+                            + " runs: not a separate choice"),
             EnvironmentInput.choice("time_after(jiffies, waiter->timeout) (RWSEM_WAIT_TIMEOUT)",
                     "kernel/locking/rwsem.c:463 rwsem_mark_wake, :633 rwsem_try_write_lock (v6.12); rwsem.c of v5.4",
                     "the clock is nondeterministic: each read may find the deadline passed or not, and once passed it stays"

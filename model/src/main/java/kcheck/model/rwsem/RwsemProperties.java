@@ -36,7 +36,7 @@ final class RwsemProperties {
         List<Property> out = new ArrayList<>();
         for (Property p : List.of(new Faulted("count-sane"), new Faulted("owner-deref-sane"), new Faulted("warn-wait-lock-held"),
                 new Faulted("warn-preemption-disabled"), new Exclusion(), new OwnerSound(), new NoSpinOnReaders(false), new NoSpinOnReaders(true),
-                new NoSpinOnReadersK2(), new SpinOnRunningWriter(), new NoSpinOnPreemptedOwner(), new Handoff(),
+                new NoSpinOnReadersK2(), new SpinOnRunningWriter(), new NoSpinOnPreemptedOwner(), new Handoff(), new HandoffHasWaiter(),
                 new NoWriterStarvation("no-writer-starvation", false, false),
                 new NoWriterStarvation("sleeping-writer-woken", true, false),
                 new NoWriterStarvation("reader-stream-starvation", true, true), new WastedSpins(), new MissedSpins(),
@@ -88,6 +88,28 @@ final class RwsemProperties {
             return l.dom instanceof RwsemDomain.Bits ? (c < 0 ? "reader count below 0: DEBUG_RWSEMS_WARN_ON(tmp < 0),"
                     + " kernel/locking/rwsem.c:1346 v6.12" : "a bias that no task holds, or a bit the count does not have")
                     : "an active or waiting part below 0 or above one bias per task: " + l.dom.countLimit();
+        }
+    }
+
+    /**
+     * {@code handoff-has-waiter}: at every point where no task holds sem->wait_lock (every change of the wait list and
+     * of the handoff bit by a waiter happens under it), a set handoff bit has a waiter in the list: the bit is the
+     * first waiter's claim, and a bit on an empty list is a claim nobody will honour (nor clear until the next waiter).
+     */
+    final class HandoffHasWaiter extends Invariant {
+        HandoffHasWaiter() {
+            super("handoff-has-waiter", RwsemOwnerFactory.describe("handoff-has-waiter"));
+        }
+
+        @Override
+        public boolean holds(long[] s) {
+            return !l.dom.handoff(l.count(s)) || l.waitLockHolder(s) >= 0 || l.queueLength(s) > 0;
+        }
+
+        @Override
+        public String explain(long[] s) {
+            return "the handoff bit is set with the wait list empty and sem->wait_lock free (count = "
+                    + l.dom.showCount(l.count(s)) + "): no waiter will honour or clear it";
         }
     }
 

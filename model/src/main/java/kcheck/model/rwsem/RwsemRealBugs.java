@@ -191,4 +191,47 @@ public final class RwsemRealBugs {
             }
         }
     }
+
+    /**
+     * d257cc8cb8d5 "locking/rwsem: Make handoff bit handling more consistent" (v5.16; Fixes 4f23dbc1e657, v5.3)
+     * replaced the out_nolock paths of v5.3 to v5.15 with rwsem_del_waiter(), which clears RWSEM_FLAG_HANDOFF
+     * together with RWSEM_FLAG_WAITERS whenever the wait list empties, and removed the writer's {@code wstate}.
+     * The closest port of the code it changed is {@link RwsemV54} itself: its {@code writeOutNolock} takes the bit
+     * back only when its own {@code wstate == WRITER_HANDOFF}, its {@code readOutNolock} only when the list empties
+     * (the '-' lines of the fix). Nothing is changed here; the bug needs killable waiters
+     * ({@code --param killable=all}): a reader that set the bit (rwsem_mark_wake, timed out behind a writer) is
+     * killed, the writer behind it is killed before it ever became WRITER_FIRST, and the empty list keeps the bit.
+     */
+    public static class Bugd257cc8cb8d5 extends RwsemV54 {
+    }
+
+    /**
+     * 78134300579a "locking/rwsem: Don't call owner_on_cpu() on read-owner" (v5.3; Fixes 94a9717b3c40e, v5.3-rc1)
+     * added the {@code !(flags & RWSEM_READER_OWNED)} test before {@code owner_on_cpu(owner)} in
+     * rwsem_can_spin_on_owner(): a reader leaves its task pointer in owner when it unlocks, so the task may have
+     * exited (KASAN use-after-free in rwsem_down_write_slowpath). Undone in the v5.4 port, the closest to the v5.3
+     * code; nothing else changed.
+     */
+    public static class Bug78134300579a extends RwsemV54 {
+        @Override
+        @Kernel(function = "rwsem_can_spin_on_owner", file = "kernel/locking/rwsem.c", version = "v5.3-rc1 (before 78134300579a)")
+        protected boolean rwsemCanSpinOnOwner(RwSem sem, long nonspinnable) {
+            csNonspinnable = nonspinnable;
+            if (sem.needResched()) {
+                return false;
+            }
+            sem.preemptDisable();
+            /* rcu_read_lock(); */
+            csOwner = rwsemOwnerFlags(sem);
+            long flags = csOwner & RwsemBits.RWSEM_OWNER_FLAGS_MASK;
+            long owner = csOwner & ~RwsemBits.RWSEM_OWNER_FLAGS_MASK;
+            boolean ret = true;
+            if ((flags & csNonspinnable) != 0 || (owner != 0 && !ownerOnCpu(sem, owner))) {
+                ret = false;
+            }
+            /* rcu_read_unlock(); */
+            sem.preemptEnable();
+            return ret;
+        }
+    }
 }

@@ -12,6 +12,11 @@ import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_ANY;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READERS;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READ_OWNED;
 
+import static kcheck.model.rwsem.RwsemV612.EINTR;
+import static kcheck.model.rwsem.RwsemV612.TASK_KILLABLE;
+import static kcheck.model.rwsem.RwsemV612.TASK_UNINTERRUPTIBLE;
+import static kcheck.model.rwsem.RwsemV612.signalPendingState;
+
 import kcheck.model.Kernel;
 
 /**
@@ -111,6 +116,31 @@ public class RwsemV48 extends AsmGenericRwsem {
         __downWrite(sem);                               /* LOCK_CONTENDED(sem, __down_write_trylock, __down_write) */
         sem.lockAcquired();
         rwsemSetOwner(sem);
+    }
+
+    @Override
+    @Kernel(function = "down_write_killable", file = "kernel/locking/rwsem.c", version = "v4.8")
+    public int downWriteKillable(RwSem sem) {
+        /* might_sleep(); rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_); */
+        if (__downWriteKillable(sem) != 0) {           /* LOCK_CONTENDED_RETURN(sem, __down_write_trylock, __down_write_killable) */
+            /* rwsem_release(&sem->dep_map, 1, _RET_IP_); */
+            return -EINTR;
+        }
+        sem.lockAcquired();
+        rwsemSetOwner(sem);
+        return 0;
+    }
+
+    /** Lock for writing, killable: as {@code __down_write}, the slow path may end in -EINTR. */
+    @Kernel(function = "__down_write_killable", file = "include/asm-generic/rwsem.h", version = "v4.8")
+    protected int __downWriteKillable(RwSem sem) {
+        long tmp = sem.atomicLongAddReturn(RWSEM_ACTIVE_WRITE_BIAS);   /* atomic_long_add_return_acquire */
+        if (tmp != RWSEM_ACTIVE_WRITE_BIAS) {
+            if (!rwsemDownWriteFailedKillable(sem)) {   /* IS_ERR(rwsem_down_write_failed_killable(sem)) */
+                return -EINTR;
+            }
+        }
+        return 0;
     }
 
     @Override
@@ -321,7 +351,7 @@ public class RwsemV48 extends AsmGenericRwsem {
 
     /** Wait until we successfully acquire the write lock. */
     @Kernel(function = "__rwsem_down_write_failed_common", file = "kernel/locking/rwsem-xadd.c", version = "v4.8")
-    protected void __rwsemDownWriteFailedCommon(RwSem sem) {
+    protected boolean __rwsemDownWriteFailedCommon(RwSem sem, int state) {
         waiting = true;                                 /* any queued threads before us */
 
         /* undo write bias from down_write operation, stop active locking
@@ -330,7 +360,7 @@ public class RwsemV48 extends AsmGenericRwsem {
 
         /* do optimistic spinning and steal lock if possible */
         if (rwsemOptimisticSpin(sem)) {
-            return;
+            return true;
         }
 
         /* Optimistic spinning failed, proceed to the slowpath and block until we can acquire the sem. */
@@ -367,7 +397,10 @@ public class RwsemV48 extends AsmGenericRwsem {
 
             /* Block until there are no active lockers. */
             do {
-                /* if (signal_pending_state(state, current)) goto out_nolock;  (TASK_UNINTERRUPTIBLE: never) */
+                if (signalPendingState(sem, state)) {
+                    writeOutNolock(sem);                /* goto out_nolock */
+                    return false;                       /* ERR_PTR(-EINTR) */
+                }
                 sem.schedule();
                 /* set_current_state(state); */
                 count = sem.atomicLongRead();
@@ -378,11 +411,35 @@ public class RwsemV48 extends AsmGenericRwsem {
         /* __set_current_state(TASK_RUNNING); */
         sem.listDel();
         sem.rawSpinUnlockIrq();
+        return true;
+    }
+
+    /**
+     * The {@code out_nolock:} label of __rwsem_down_write_failed_common(): the killed writer leaves the wait list; the
+     * last waiter out takes the waiting bias with it, otherwise the waiters it held back are woken.
+     */
+    @Kernel(function = "__rwsem_down_write_failed_common", file = "kernel/locking/rwsem-xadd.c", version = "v4.8")
+    protected void writeOutNolock(RwSem sem) {
+        /* __set_current_state(TASK_RUNNING); */
+        sem.rawSpinLockIrq();
+        sem.listDel();                                  /* list_del(&waiter.list) */
+        if (sem.listEmpty()) {
+            sem.atomicLongAdd(-RWSEM_WAITING_BIAS);     /* atomic_long_add(-RWSEM_WAITING_BIAS, &sem->count) */
+        } else {
+            __rwsemMarkWake(sem, RWSEM_WAKE_ANY);
+        }
+        sem.rawSpinUnlockIrq();
+        /* wake_up_q(&wake_q); */
     }
 
     @Kernel(function = "rwsem_down_write_failed", file = "kernel/locking/rwsem-xadd.c", version = "v4.8")
     protected void rwsemDownWriteFailed(RwSem sem) {
-        __rwsemDownWriteFailedCommon(sem);              /* TASK_UNINTERRUPTIBLE */
+        __rwsemDownWriteFailedCommon(sem, TASK_UNINTERRUPTIBLE);
+    }
+
+    @Kernel(function = "rwsem_down_write_failed_killable", file = "kernel/locking/rwsem-xadd.c", version = "v4.8")
+    protected boolean rwsemDownWriteFailedKillable(RwSem sem) {
+        return __rwsemDownWriteFailedCommon(sem, TASK_KILLABLE);
     }
 
     /** Handle waking up a waiter on the semaphore: up_read/up_write has decremented the active part of count if we come here. */

@@ -28,6 +28,11 @@ import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_ANY;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READERS;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READ_OWNED;
 
+import static kcheck.model.rwsem.RwsemV612.EINTR;
+import static kcheck.model.rwsem.RwsemV612.TASK_KILLABLE;
+import static kcheck.model.rwsem.RwsemV612.TASK_UNINTERRUPTIBLE;
+import static kcheck.model.rwsem.RwsemV612.signalPendingState;
+
 import kcheck.model.Kernel;
 
 /**
@@ -489,7 +494,7 @@ public class RwsemV54 implements RwsemVariant {
 
     /** Wait for the read lock to be granted. */
     @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = V)
-    protected void rwsemDownReadSlowpath(RwSem sem) {
+    protected boolean rwsemDownReadSlowpath(RwSem sem, int state) {
         rdAdjustment = -RWSEM_READER_BIAS;
         sem.wakeQInit();                                            /* DEFINE_WAKE_Q(wake_q); bool wake = false */
         boolean queueNow;
@@ -517,10 +522,10 @@ public class RwsemV54 implements RwsemVariant {
                     sem.rawSpinUnlockIrq();
                     sem.wakeUpQ();                                  /* wake_up_q(&wake_q) */
                 }
-                return;
+                return true;
             } else if (rwsemReaderPhaseTrylock(sem, rdLastRowner)) {
                 /* rwsem_reader_phase_trylock() implies ACQUIRE on success */
-                return;
+                return true;
             }
         }
         rdLastRowner = 0;                                           /* model: dead from here (the waiter keeps its bit) */
@@ -538,7 +543,7 @@ public class RwsemV54 implements RwsemVariant {
                 /* Provide lock ACQUIRE: smp_acquire__after_ctrl_dep(); */
                 sem.rawSpinUnlockIrq();
                 rwsemSetReaderOwned(sem);
-                return;
+                return true;
             }
             rdAdjustment += RWSEM_FLAG_WAITERS;
         }
@@ -566,15 +571,42 @@ public class RwsemV54 implements RwsemVariant {
         sem.rawSpinUnlockIrq();
         sem.wakeUpQ();                                              /* wake_up_q(&wake_q) */
 
-        /* wait to be given the lock */
+        return readWaitGranted(sem, state);
+    }
+
+    /** The {@code wait to be given the lock} loop of rwsem_down_read_slowpath(): true when granted, false (-EINTR) when a signal ended the wait. */
+    @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = V)
+    protected boolean readWaitGranted(RwSem sem, int state) {
         for (;;) {
             /* set_current_state(state); */
             if (sem.waiterTaskIsNull()) {                           /* !smp_load_acquire(&waiter.task) */
+                /* Matches rwsem_mark_wake()'s smp_store_release(). */
                 break;
             }
-            /* signal_pending_state(state, current): TASK_UNINTERRUPTIBLE, never */
+            if (signalPendingState(sem, state)) {
+                sem.rawSpinLockIrq();
+                if (!sem.waiterTaskIsNull()) {                      /* if (waiter.task) goto out_nolock; */
+                    readOutNolock(sem);
+                    return false;                                   /* ERR_PTR(-EINTR) */
+                }
+                sem.rawSpinUnlockIrq();
+                /* Ordered by sem->wait_lock against rwsem_mark_wake(). */
+                break;
+            }
             sem.schedule();
         }
+        /* __set_current_state(TASK_RUNNING); */
+        return true;
+    }
+
+    /** The {@code out_nolock:} label of rwsem_down_read_slowpath() (wait_lock held; releases it). */
+    @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = V)
+    protected void readOutNolock(RwSem sem) {
+        sem.listDel();                                              /* list_del(&waiter.list) */
+        if (sem.listEmpty()) {
+            sem.atomicLongAndnot(RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF);
+        }
+        sem.rawSpinUnlockIrq();
         /* __set_current_state(TASK_RUNNING); */
     }
 
@@ -588,11 +620,11 @@ public class RwsemV54 implements RwsemVariant {
 
     /** Wait until we successfully acquire the write lock. */
     @Kernel(function = "rwsem_down_write_slowpath", file = "kernel/locking/rwsem.c", version = V)
-    protected void rwsemDownWriteSlowpath(RwSem sem) {
+    protected boolean rwsemDownWriteSlowpath(RwSem sem, int state) {
         sem.wakeQInit();                                            /* DEFINE_WAKE_Q(wake_q) */
         /* do optimistic spinning and steal lock if possible */
         if (rwsemCanSpinOnOwner(sem, RWSEM_WR_NONSPINNABLE) && rwsemOptimisticSpin(sem, true)) {
-            return;
+            return true;
         }
         /* Disable reader optimistic spinning for this rwsem after acquiring the write lock when the setting of the
          * nonspinnable bits are observed. */
@@ -643,7 +675,10 @@ public class RwsemV54 implements RwsemVariant {
             if (!(wrWstate == WRITER_HANDOFF && rwsemSpinOnOwner(sem, RWSEM_NONSPINNABLE_V5) == OWNER_NULL)) {
                 /* Block until there are no active lockers. */
                 for (;;) {
-                    /* signal_pending_state(state, current): TASK_UNINTERRUPTIBLE, never */
+                    if (signalPendingState(sem, state)) {
+                        writeOutNolock(sem);                        /* goto out_nolock */
+                        return false;                               /* ERR_PTR(-EINTR) */
+                    }
                     sem.schedule();
                     /* set_current_state(state); */
                     /* If HANDOFF bit is set, unconditionally do a trylock. */
@@ -671,7 +706,33 @@ public class RwsemV54 implements RwsemVariant {
         /* __set_current_state(TASK_RUNNING); */
         sem.listDel();
         rwsemDisableReaderOptspin(sem, wrDisableRspin);
+        wrWstate = 0;                                               /* model: dead from here */
+        wrDisableRspin = false;
         sem.rawSpinUnlockIrq();
+        return true;
+    }
+
+    /**
+     * The {@code out_nolock:} label of rwsem_down_write_slowpath(): the writer leaves the wait list; it takes back the
+     * handoff bit when its own {@code wstate} says it set it (the lines d257cc8cb8d5 replaced by rwsem_del_waiter()).
+     */
+    @Kernel(function = "rwsem_down_write_slowpath", file = "kernel/locking/rwsem.c", version = V)
+    protected void writeOutNolock(RwSem sem) {
+        /* __set_current_state(TASK_RUNNING); */
+        sem.rawSpinLockIrq();
+        sem.listDel();                                              /* list_del(&waiter.list) */
+        if (wrWstate == WRITER_HANDOFF) {                           /* unlikely(wstate == WRITER_HANDOFF) */
+            sem.atomicLongAdd(-RWSEM_FLAG_HANDOFF);
+        }
+        wrWstate = 0;                                               /* model: dead from here */
+        wrDisableRspin = false;
+        if (sem.listEmpty()) {
+            sem.atomicLongAndnot(RWSEM_FLAG_WAITERS);
+        } else {
+            rwsemMarkWake(sem, RWSEM_WAKE_ANY);
+        }
+        sem.rawSpinUnlockIrq();
+        sem.wakeUpQ();                                              /* wake_up_q(&wake_q) */
     }
 
     /** Handle waking up a waiter on the semaphore: up_read/up_write has decremented the active part of count. */
@@ -692,7 +753,7 @@ public class RwsemV54 implements RwsemVariant {
     @Kernel(function = "__down_read", file = "kernel/locking/rwsem.c", version = V)
     protected void __downRead(RwSem sem) {
         if (!rwsemReadTrylock(sem)) {
-            rwsemDownReadSlowpath(sem);                             /* TASK_UNINTERRUPTIBLE */
+            rwsemDownReadSlowpath(sem, TASK_UNINTERRUPTIBLE);
             /* DEBUG_RWSEMS_WARN_ON(!is_rwsem_reader_owned(sem), sem); */
         } else {
             rwsemSetReaderOwned(sem);
@@ -704,11 +765,38 @@ public class RwsemV54 implements RwsemVariant {
     protected void __downWrite(RwSem sem) {
         long tmp = RWSEM_UNLOCKED_VALUE;
         if (sem.atomicLongCmpxchg(tmp, RWSEM_WRITER_LOCKED) != tmp) {   /* atomic_long_try_cmpxchg_acquire */
-            rwsemDownWriteSlowpath(sem);                            /* TASK_UNINTERRUPTIBLE */
+            rwsemDownWriteSlowpath(sem, TASK_UNINTERRUPTIBLE);
         } else {
             sem.lockAcquired();
             rwsemSetOwner(sem);
         }
+    }
+
+    @Kernel(function = "__down_read_killable", file = "kernel/locking/rwsem.c", version = V)
+    protected int __downReadKillable(RwSem sem) {
+        if (!rwsemReadTrylock(sem)) {
+            if (!rwsemDownReadSlowpath(sem, TASK_KILLABLE)) {       /* IS_ERR(rwsem_down_read_slowpath(sem, TASK_KILLABLE)) */
+                return -EINTR;
+            }
+            /* DEBUG_RWSEMS_WARN_ON(!is_rwsem_reader_owned(sem), sem); */
+        } else {
+            rwsemSetReaderOwned(sem);
+        }
+        return 0;
+    }
+
+    @Kernel(function = "__down_write_killable", file = "kernel/locking/rwsem.c", version = V)
+    protected int __downWriteKillable(RwSem sem) {
+        long tmp = RWSEM_UNLOCKED_VALUE;
+        if (sem.atomicLongCmpxchg(tmp, RWSEM_WRITER_LOCKED) != tmp) {   /* atomic_long_try_cmpxchg_acquire */
+            if (!rwsemDownWriteSlowpath(sem, TASK_KILLABLE)) {      /* IS_ERR(rwsem_down_write_slowpath(sem, TASK_KILLABLE)) */
+                return -EINTR;
+            }
+        } else {
+            sem.lockAcquired();
+            rwsemSetOwner(sem);
+        }
+        return 0;
     }
 
     /** Unlock after reading. */
@@ -748,6 +836,28 @@ public class RwsemV54 implements RwsemVariant {
     public void downWrite(RwSem sem) {
         /* might_sleep(); rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_); */
         __downWrite(sem);                                           /* LOCK_CONTENDED(sem, __down_write_trylock, __down_write) */
+    }
+
+    @Override
+    @Kernel(function = "down_read_killable", file = "kernel/locking/rwsem.c", version = V)
+    public int downReadKillable(RwSem sem) {
+        /* might_sleep(); rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_); */
+        if (__downReadKillable(sem) != 0) {                         /* LOCK_CONTENDED_RETURN(sem, __down_read_trylock, __down_read_killable) */
+            /* rwsem_release(&sem->dep_map, 1, _RET_IP_); */
+            return -EINTR;
+        }
+        return 0;
+    }
+
+    @Override
+    @Kernel(function = "down_write_killable", file = "kernel/locking/rwsem.c", version = V)
+    public int downWriteKillable(RwSem sem) {
+        /* might_sleep(); rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_); */
+        if (__downWriteKillable(sem) != 0) {                        /* LOCK_CONTENDED_RETURN(sem, __down_write_trylock, __down_write_killable) */
+            /* rwsem_release(&sem->dep_map, 1, _RET_IP_); */
+            return -EINTR;
+        }
+        return 0;
     }
 
     @Override

@@ -14,6 +14,10 @@ import static kcheck.model.rwsem.RwsemCount.RWSEM_WAITING_FOR_READ;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_ANY;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READ_OWNED;
 
+import static kcheck.model.rwsem.RwsemV612.EINTR;
+import static kcheck.model.rwsem.RwsemV612.TASK_KILLABLE;
+import static kcheck.model.rwsem.RwsemV612.TASK_UNINTERRUPTIBLE;
+
 import kcheck.model.Kernel;
 
 /**
@@ -52,16 +56,30 @@ public class RwsemV54Fixed extends RwsemV54 {
     protected void __downRead(RwSem sem) {
         if (!rwsemReadTrylock(sem)) {
             fastCount = cnt;                                        /* rwsem_down_read_slowpath(sem, TASK_UNINTERRUPTIBLE, count) */
-            rwsemDownReadSlowpath(sem);
+            rwsemDownReadSlowpath(sem, TASK_UNINTERRUPTIBLE);
         } else {
             rwsemSetReaderOwned(sem);
         }
     }
 
+    @Override
+    @Kernel(function = "__down_read_killable", file = "kernel/locking/rwsem.c", version = V54F)
+    protected int __downReadKillable(RwSem sem) {
+        if (!rwsemReadTrylock(sem)) {
+            fastCount = cnt;                                        /* rwsem_down_read_slowpath(sem, TASK_KILLABLE, count) */
+            if (!rwsemDownReadSlowpath(sem, TASK_KILLABLE)) {
+                return -EINTR;
+            }
+        } else {
+            rwsemSetReaderOwned(sem);
+        }
+        return 0;
+    }
+
     /** Wait for the read lock to be granted (c8fe8b056438: the count the fast path saw; 2f06f702925b: the check). */
     @Override
     @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = V54F)
-    protected void rwsemDownReadSlowpath(RwSem sem) {
+    protected boolean rwsemDownReadSlowpath(RwSem sem, int state) {
         rdAdjustment = -RWSEM_READER_BIAS;
         long rcnt = fastCount >> RWSEM_READER_SHIFT;
         sem.wakeQInit();                                            /* DEFINE_WAKE_Q(wake_q); bool wake = false */
@@ -98,10 +116,10 @@ public class RwsemV54Fixed extends RwsemV54 {
                     sem.rawSpinUnlockIrq();
                     sem.wakeUpQ();                                  /* wake_up_q(&wake_q) */
                 }
-                return;
+                return true;
             } else if (rwsemReaderPhaseTrylock(sem, rdLastRowner)) {
                 /* rwsem_reader_phase_trylock() implies ACQUIRE on success */
-                return;
+                return true;
             }
         }
         rdLastRowner = 0;                                           /* model: dead from here (the waiter keeps its bit) */
@@ -119,7 +137,7 @@ public class RwsemV54Fixed extends RwsemV54 {
                 /* Provide lock ACQUIRE: smp_acquire__after_ctrl_dep(); */
                 sem.rawSpinUnlockIrq();
                 rwsemSetReaderOwned(sem);
-                return;
+                return true;
             }
             rdAdjustment += RWSEM_FLAG_WAITERS;
         }
@@ -147,16 +165,7 @@ public class RwsemV54Fixed extends RwsemV54 {
         sem.rawSpinUnlockIrq();
         sem.wakeUpQ();                                              /* wake_up_q(&wake_q) */
 
-        /* wait to be given the lock */
-        for (;;) {
-            /* set_current_state(state); */
-            if (sem.waiterTaskIsNull()) {                           /* !smp_load_acquire(&waiter.task) */
-                break;
-            }
-            /* signal_pending_state(state, current): TASK_UNINTERRUPTIBLE, never */
-            sem.schedule();
-        }
-        /* __set_current_state(TASK_RUNNING); */
+        return readWaitGranted(sem, state);                         /* wait to be given the lock (unchanged) */
     }
 
 }

@@ -114,7 +114,7 @@ public class RwsemV612 implements RwsemVariant {
 
     /** {@code signal_pending_state(state, current)} (include/linux/sched/signal.h): only killable / interruptible sleeps see a signal. */
     @Kernel(function = "signal_pending_state", file = "include/linux/sched/signal.h", version = "v6.12")
-    protected static boolean signalPendingState(RwSem sem, int state) {
+    public static boolean signalPendingState(RwSem sem, int state) {
         if ((state & (TASK_INTERRUPTIBLE | TASK_WAKEKILL)) == 0) {
             return false;
         }
