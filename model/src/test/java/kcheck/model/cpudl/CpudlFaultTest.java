@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import kcheck.model.Invariant;
@@ -52,6 +53,12 @@ class CpudlFaultTest {
         return null;
     }
 
+    /**
+     * A walk without a visited set (four levels from every initial state): about 35 s, so it runs with the long tests;
+     * the default build gates the same properties HOLDING on these ports exhaustively, at larger bounds, through
+     * kcheck-baseline.json ({@code ./kcheck verify}).
+     */
+    @Tag("long")
     @Test
     void theKernelChecksAndSanityPropertiesHoldOnThePorts() {
         for (String v : List.of("before", "after", "rfc-v2", "v6.12")) {
