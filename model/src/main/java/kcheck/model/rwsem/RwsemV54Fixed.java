@@ -149,7 +149,7 @@ public class RwsemV54Fixed extends RwsemV54 {
 
         /* wait to be given the lock */
         for (;;) {
-            /* set_current_state(state); */
+            sem.setCurrentState();                      /* set_current_state(state); */
             if (sem.waiterTaskIsNull()) {                           /* !smp_load_acquire(&waiter.task) */
                 break;
             }
