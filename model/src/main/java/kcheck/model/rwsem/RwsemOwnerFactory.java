@@ -243,17 +243,24 @@ public final class RwsemOwnerFactory implements ModelFactory {
                             + " section)",
                     "preempt=writers (default)|all|none: which holders the environment may preempt and later run again"),
             EnvironmentInput.parameter("wake-ups: wake_q_add / wake_up_q / wake_up_process, and the grant window",
-                    "kernel/locking/rwsem.c:440 (writer), :549-560 (readers' 2nd pass) rwsem_mark_wake, :592"
-                            + " rwsem_del_wake_waiter, :1065, :1128, :1212 wake_up_q (v6.12); __rwsem_mark_wake and its callers"
+                    "kernel/locking/rwsem.c:434 (writer), :546-565 (readers' 2nd pass) rwsem_mark_wake; wake_up_q :592"
+                            + " rwsem_del_wake_waiter, :1027, :1065, :1138, :1212, :1233; set_current_state :1071, :1146, :1178 (v6.12); __rwsem_mark_wake and its callers"
                             + " (rwsem-xadd.c v4.8); kernel/sched/core.c wake_q_add, wake_up_q",
-                    "wakeups=wake-q (default): wake_q_add and smp_store_release(&waiter->task, NULL) are separate steps of"
+                    "wakeups=wake-q (opt-in, default atomic: see the end): wake_q_add and smp_store_release(&waiter->task, NULL) are separate steps of"
                             + " the waker, in the code's order, under wait_lock; wake_up_q wakes each queued task, one step each,"
                             + " where the code calls it (after wait_lock is dropped, or under it where the code does);"
                             + " wake_q_add of a task already on a wake queue does nothing (that queue's wake_up_q wakes it,"
                             + " maybe before this grant); a wake-up of a task outside its wait loop is lost (TASK_RUNNING);"
-                            + " a waiter re-checks after set_current_state. Kept as assumptions: wake_up_q wakes its tasks"
-                            + " lowest task first, and the 2nd pass of v5.4+ takes the moved readers lowest task first (the"
-                            + " kernel: list order); wakeups=atomic is the model before issue 30 (the grant is the wake)"),
+                            + " set_current_state is a step (the wakers read the task's state). The order of wake_up_q's"
+                            + " tasks and of the v5.4+ 2nd pass's readers is not kept: any queued task may be next (a choice)."
+                            + " Default atomic (the model before issue 30: the grant is the wake-up), because wake-q multiplies"
+                            + " the states 2x (v4.7) to 6x (v4.8), and v6.12 at readers=2, writers=2 passed 8M states in 70 s"
+                            + " (atomic: 14.3M in all, 60-96 s)"),
+            EnvironmentInput.choice("the grant window of rwsem_mark_wake (count, waiter->task = NULL, wake)",
+                    "kernel/locking/rwsem.c:519-565 rwsem_mark_wake (v6.12), __rwsem_mark_wake (v4.8)",
+                    "the count step, each reader's waiter->task = NULL and (wakeups=wake-q) each wake_q_add are steps of"
+                            + " the waker in the code's order (a9e9bcb45b15 shows the count window, e158488be27b the"
+                            + " wake_q_add window); with wakeups=atomic a reader's grant and wake are one step"),
             EnvironmentInput.parameter("spurious wake-up (schedule() returning with nothing granted) and a task already on"
                             + " another subsystem's wake_q (wake_q_add fails, woken later by that wake_up_q)",
                     "kernel/locking/rwsem.c:1084, :1176 schedule_preempt_disabled (v6.12); schedule() in"
