@@ -104,6 +104,26 @@ class RwsemWakeQueueTest {
         assertThat(check("v6.12", with(p, "wakeups", "spurious"), "no-lost-wakeup").verdict()).isEqualTo(Verdict.HOLDS);
     }
 
+    @Test
+    void theSymmetryReductionsKeepEveryWakeQueueVerdictAndShortestTrace() {
+        // the wake_q fields name wakers: sorting readers and renaming tasks must rename them too
+        String[] props = {"no-lost-wakeup", "exclusion", "deadlock-free"};
+        for (String[] cfg : new String[][] {{"after", "2", "1", "0", "wake-q"}, {"after", "1", "2", "0", "wake-q"},
+            {"v6.12", "2", "1", "1", "spurious"}}) {
+            kcheck.model.Model m = Checks.model("rwsem-owner", cfg[0], params("readers", cfg[1], "writers", cfg[2], "rounds",
+                    cfg[3], "wakeups", cfg[4]), props);
+            kcheck.engine.RunResult on = Engine.check(m, Options.defaults().withWorkers(2));
+            kcheck.engine.RunResult off = Engine.check(m, Options.defaults().withWorkers(2).withReductions(false));
+            for (String p : props) {
+                assertThat(on.property(p).verdict()).as(String.join(" ", cfg) + " " + p).isEqualTo(off.property(p).verdict());
+                if (on.property(p).verdict() == Verdict.VIOLATED) {
+                    assertThat(on.property(p).trace().length()).as(p).isEqualTo(off.property(p).trace().length());
+                }
+            }
+            assertThat(on.stats().states()).isLessThan(off.stats().states());
+        }
+    }
+
     private static Map<String, String> with(Map<String, String> p, String k, String v) {
         Map<String, String> out = new java.util.LinkedHashMap<>(p);
         out.put(k, v);
