@@ -30,6 +30,32 @@ enum Op {
     WAKE_FRONT_WRITER(true, Outcome.NONE, "wake front writer"),
     GRANT_READERS(true, Outcome.NONE, "grant %s reader(s): waiter->task = NULL"),
     WAKE_MOVED(true, Outcome.NONE, "wake the moved readers: waiter->task = NULL"),
+    /**
+     * {@code wake_q_add(wake_q, task)} (wakeups=wake-q): the task joins the caller's wake queue unless it is on a wake
+     * queue already ({@code cmpxchg(&task->wake_q.next, NULL, TAIL)} fails: then it is not queued, and the wake-up is
+     * left to the queue it is on). {@code arg0}: which waiter ({@link RwSem#WAITER_FRONT}, ... ,
+     * {@link RwSem#WAITER_FRONT_WRITER}).
+     */
+    WAKEQ_ADD(true, Outcome.TASK, "wake_q_add(%s->task)"),
+    /**
+     * {@code smp_store_release(&waiter->task, NULL)} of a reader waiter (and its list removal, invisible under wait_lock):
+     * the grant its waiter reads. {@code arg0}: which waiter; {@code arg1} 1 when the wake is the same step
+     * (wakeups=atomic). The outcome names the waiter where the code leaves a choice (the next reader on wlist: the model
+     * does not keep wlist's order, so every moved reader may be next).
+     */
+    CLEAR_TASK(true, Outcome.TASK, "smp_store_release(&%s->task, NULL)"),
+    /**
+     * One iteration of {@code wake_up_q()}: {@code task->wake_q.next = NULL; wake_up_process(task)} of the next queued
+     * task; the outcome names it (the queue's order is not kept: any queued task may be next).
+     */
+    WAKE_UP_Q(true, Outcome.TASK, "wake_up_q(): wake the next task on the queue"),
+    /** {@code smp_load_acquire(&waiter.task)} / {@code READ_ONCE(waiter.task)} (wakeups=wake-q: written by a waker without our wait_lock). */
+    LOAD_TASK(true, Outcome.BOOL, "load waiter.task"),
+    /**
+     * {@code set_current_state(TASK_UNINTERRUPTIBLE)} (wakeups=wake-q): a store the wakers' wake_up_process() reads, so a
+     * step: a wake-up from here on makes schedule() return, one before it is lost.
+     */
+    SET_STATE(true, Outcome.NONE, "set_current_state(TASK_UNINTERRUPTIBLE)"),
     FIRST_IS_ME_RACY(true, Outcome.BOOL, "rwsem_first_waiter(sem) == &waiter (no wait_lock)"),
     HANDOFF_SET_READ(true, Outcome.BOOL, "load waiter.handoff_set"),
     /* the clock: reads of jiffies / sched_clock() whose outcome is the passing of time (nondeterministic) */
@@ -39,6 +65,9 @@ enum Op {
     NEED_RESCHED(false, Outcome.BOOL, "need_resched()"),
     /** signal_pending_state(TASK_KILLABLE, current): the task's own flag, set by the environment (a fatal signal). */
     SIGNAL_PENDING(false, Outcome.BOOL, "signal_pending_state(TASK_KILLABLE, current)"),
+
+    /** {@code wake_q_empty(&wake_q)} (wakeups=wake-q): no task is on the caller's wake queue. */
+    WAKEQ_EMPTY(false, Outcome.BOOL, "wake_q_empty"),
     LIST_EMPTY(false, Outcome.BOOL, "list_empty"),
     LIST_ADD_TAIL(false, Outcome.NONE, "list_add_tail"),
     LIST_IS_SINGULAR(false, Outcome.BOOL, "list_is_singular"),

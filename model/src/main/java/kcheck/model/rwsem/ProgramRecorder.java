@@ -102,8 +102,15 @@ final class ProgramRecorder {
     /** As above, for a task that takes the lock with down_read_killable()/down_write_killable() when {@code killable}. */
     static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
                               boolean killable) {
+        return record(impl, what, dom, writer, task, rt, rounds, killable, Wakeups.ATOMIC);
+    }
+
+    /** As above, with the wake-up model {@code wakeups} (wake_q steps recorded unless {@link Wakeups#ATOMIC}). */
+    static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                              boolean killable, Wakeups wakeups) {
         ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
         r.killable = killable;
+        r.wakeQ = wakeups.wakeQ();
         r.explore();
         List<int[]> pairs = r.walkPairs();
         int[] cls = r.classes();
@@ -239,6 +246,9 @@ final class ProgramRecorder {
 
     /** Runs the task's workload from the start, answering operations from {@code script}. */
     /** The workload of the run in progress (its round counter is part of the program position). */
+    /** The wake_q steps are recorded (wakeups=wake-q, spurious). */
+    private boolean wakeQ;
+
     private Workload workload;
 
     private Capture run(int[] script) {
@@ -439,6 +449,8 @@ final class ProgramRecorder {
         boolean waitLock;
         boolean osq;
         boolean enqueued;
+        /** set_current_state(TASK_UNINTERRUPTIBLE) made, schedule() not yet returned (wakeups=wake-q). */
+        boolean sleepingState;
         boolean wakeQ;
         /** The code keeps a wake queue of its own (DEFINE_WAKE_Q): only then is its emptiness part of the place. */
         boolean wakeQTracked;
@@ -489,7 +501,8 @@ final class ProgramRecorder {
             }
             int attrs = (holds ? TaskProgram.HOLDS : 0) | (waitLock ? TaskProgram.WAIT_LOCK : 0) | (osq ? TaskProgram.OSQ : 0)
                     | ((preempt > 0 || waitLock) && !workload.inCs ? TaskProgram.PREEMPT_OFF : 0) | (enqueued ? TaskProgram.ENQUEUED : 0)
-                    | (workload.atStart ? TaskProgram.IDLE : 0) | (wakeQTracked && wakeQ ? TaskProgram.WAKE_Q : 0);
+                    | (workload.atStart ? TaskProgram.IDLE : 0) | (wakeQTracked && wakeQ ? TaskProgram.WAKE_Q : 0)
+                    | (sleepingState && enqueued ? TaskProgram.SLEEPING_STATE : 0);
             for (int i = 0; i < TaskProgram.FUNCTIONS.length; i++) {
                 if (functions.contains(TaskProgram.FUNCTIONS[i])) {
                     attrs |= TaskProgram.FUNCTION_BITS[i];
@@ -674,6 +687,7 @@ final class ProgramRecorder {
         @Override
         public void schedule() {
             next(Op.SCHEDULE, 0, 0);
+            sleepingState = false;                                  /* it returns TASK_RUNNING */
         }
 
         @Override
@@ -750,6 +764,7 @@ final class ProgramRecorder {
             requireWaitLock("list_add_tail");
             next(Op.LIST_ADD_TAIL, type, 0);
             enqueued = true;
+            sleepingState = false;
         }
 
         @Override
@@ -763,6 +778,7 @@ final class ProgramRecorder {
             requireWaitLock("list_del");
             next(Op.LIST_DEL, 0, 0);
             enqueued = false;
+            sleepingState = false;
         }
 
         @Override
@@ -786,8 +802,48 @@ final class ProgramRecorder {
         @Override
         public void wakeUpFrontWriter() {
             requireWaitLock("waking a waiter");
-            next(Op.WAKE_FRONT_WRITER, 0, 0);
+            if (ProgramRecorder.this.wakeQ) {
+                next(Op.WAKEQ_ADD, WAITER_FRONT_WRITER, 0);
+            } else {
+                next(Op.WAKE_FRONT_WRITER, 0, 0);
+            }
             wakeQ = true;
+        }
+
+        @Override
+        public void wakeUpProcessFrontWriter() {
+            requireWaitLock("waking a waiter");
+            next(Op.WAKE_FRONT_WRITER, 0, 0);
+        }
+
+        @Override
+        public void wakeQAdd(int which) {
+            requireWaitLock("wake_q_add of a waiter");
+            if (ProgramRecorder.this.wakeQ) {
+                next(Op.WAKEQ_ADD, which, 0);
+            } else if (which != WAITER_CURRENT) {
+                next(Op.CLEAR_TASK, which, 1);                     /* wakeups=atomic: the first of the pair grants and wakes */
+            }
+            wakeQ = true;
+        }
+
+        @Override
+        public void clearWaiterTask(int which) {
+            requireWaitLock("granting a waiter");
+            if (ProgramRecorder.this.wakeQ) {
+                next(Op.CLEAR_TASK, which, 0);
+            } else if (which != WAITER_CURRENT) {
+                next(Op.CLEAR_TASK, which, 1);                     /* wakeups=atomic: the grant wakes the reader in the same step */
+            }
+            wakeQ = true;
+        }
+
+        @Override
+        public void setCurrentState() {
+            if (ProgramRecorder.this.wakeQ) {
+                next(Op.SET_STATE, 0, 0);
+                sleepingState = true;
+            }
         }
 
         @Override
@@ -799,9 +855,11 @@ final class ProgramRecorder {
 
         @Override
         public boolean waiterTaskIsNull() {
-            boolean r = next(Op.WAITER_TASK_NULL, 0, 0) == 1;
+            boolean r = next(ProgramRecorder.this.wakeQ ? Op.LOAD_TASK : Op.WAITER_TASK_NULL, 0, 0) == 1;
             if (r) {
                 enqueued = false;
+                sleepingState = false;
+            sleepingState = false;
             }
             return r;
         }
@@ -877,11 +935,21 @@ final class ProgramRecorder {
 
         @Override
         public void wakeUpQ() {
+            if (ProgramRecorder.this.wakeQ) {
+                /* node = head->first; while (node != WAKE_Q_TAIL): only this task takes tasks off its own queue, so
+                 * whether one is left is a local read; each wake is a step (kernel/sched/core.c wake_up_q) */
+                while (next(Op.WAKEQ_EMPTY, 0, 0) == 0) {
+                    next(Op.WAKE_UP_Q, 0, 0);                      /* task->wake_q.next = NULL; wake_up_process(task) */
+                }
+            }
             wakeQ = false;
         }
 
         @Override
         public boolean wakeQEmpty() {
+            if (ProgramRecorder.this.wakeQ) {
+                return next(Op.WAKEQ_EMPTY, 0, 0) == 1;
+            }
             return !wakeQ;
         }
 

@@ -34,6 +34,15 @@ package kcheck.model.rwsem;
  */
 public interface RwSem {
 
+    /** {@link #wakeQAdd}, {@link #clearWaiterTask}: the front waiter of the wait list (v4.x grant loop). */
+    int WAITER_FRONT = 0;
+    /** The next reader on the waker's private list {@code wlist} (the 2nd pass of v5.4+ {@code rwsem_mark_wake}). */
+    int WAITER_WLIST = 1;
+    /** The waiter this iteration of the grant loop has already handled once (its {@code tsk}). */
+    int WAITER_CURRENT = 2;
+    /** The front waiter, a writer ({@link #wakeUpFrontWriter}). */
+    int WAITER_FRONT_WRITER = 3;
+
     /* ---- sem->count ---- */
 
     /** {@code atomic_long_read(&sem->count)}, {@code READ_ONCE(sem->count)}. */
@@ -168,14 +177,44 @@ public interface RwSem {
     /** {@code rwsem_first_waiter(sem)->task}: the front waiter's task pointer, as an owner value (wait_lock held). */
     long frontWaiterTask();
 
-    /** {@code wake_up_process(waiter->task)} (v4.8: {@code wake_q_add}) of the front waiter, a writer. */
+    /** {@code wake_q_add(wake_q, waiter->task)} of the front waiter, a writer (woken by {@link #wakeUpQ()}). */
     void wakeUpFrontWriter();
+
+    /** {@code wake_up_process(waiter->task)} of the front waiter, a writer: woken in this step (code without a wake_q). */
+    default void wakeUpProcessFrontWriter() {
+        wakeUpFrontWriter();
+    }
 
     /**
      * The grant loop of {@code __rwsem_do_wake}: for the first {@code n} waiters (readers)
      * {@code waiter->task = NULL} and wake the task; then the list starts after them.
      */
     void waitListGrantReaders(int n);
+
+    /**
+     * {@code wake_q_add(wake_q, tsk)} ({@code wake_q_add_safe}) of a reader waiter: {@code which} is
+     * {@link #WAITER_FRONT}, {@link #WAITER_WLIST} or {@link #WAITER_CURRENT}. A task already on a wake queue (another
+     * waker's, or one of another subsystem) is not added: that queue's {@code wake_up_q} wakes it, maybe before this
+     * grant. The default does nothing (implementations that wake at {@link #clearWaiterTask}).
+     */
+    default void wakeQAdd(int which) {
+    }
+
+    /**
+     * {@code smp_store_release(&waiter->task, NULL)} of a reader waiter ({@link #WAITER_FRONT}, {@link #WAITER_WLIST}
+     * or {@link #WAITER_CURRENT}), with its removal from the list it is on (under wait_lock: not visible to others):
+     * the reader holds the lock from here on.
+     */
+    default void clearWaiterTask(int which) {
+        if (which == WAITER_WLIST) {
+            throw new UnsupportedOperationException("clearWaiterTask(WAITER_WLIST)");
+        }
+        waitListGrantReaders(1);
+    }
+
+    /** {@code set_current_state(TASK_UNINTERRUPTIBLE)} (or the killable state) at the top of a wait loop. Not a step. */
+    default void setCurrentState() {
+    }
 
     /** {@code !waiter.task} for the caller's own waiter (set NULL by the waker that granted it). */
     boolean waiterTaskIsNull();

@@ -23,9 +23,12 @@ final class RwsemDecoder {
             "owner: NULL, READER_OWNED (v4.8 marker) or writer N (v4.x); v5.3+: a task pointer with its flag bits,"
                     + " e.g. 'reader 1|READER_OWNED' (a hint: that reader may have left)",
             "waiter: queued #N = place N in sem->wait_list; granted (task = NULL) = a waker gave the read lock;"
-                    + " moved = taken off the list by a waker, not yet granted",
+                    + " moved = taken off the list by a waker, not yet granted; wake_q_add()ed, task set = the waker queued it"
+                    + " for a wake-up before its grant; granted, not yet wake_q_add()ed = the waker's next step queues it",
+            "wake_q: the wake queue the task is on (task->wake_q.next; wakeups=wake-q): writer N's / reader N's (its"
+                    + " wake_up_q() wakes it), another subsystem's (wakeups=spurious); a task on a queue is not added to another",
             "on_cpu = 0: preempted; need_resched = 1: the scheduler asked the task to reschedule; woken = 1:"
-                    + " a wake-up is pending for this writer's schedule()",
+                    + " a wake-up is pending for this task's schedule() (wakeups=wake-q: cleared by set_current_state)",
             "timed_out = 1: the waiter's RWSEM_WAIT_TIMEOUT has passed; handoff_set = 1: waiter.handoff_set;"
                     + " the model has no clock: a read of jiffies or sched_clock() may find its deadline passed or not,"
                     + " and a deadline once found passed stays passed");
@@ -62,6 +65,12 @@ final class RwsemDecoder {
                         "scheduler: set_tsk_need_resched (kernel/sched/core.c)");
                 case RwsemSteps.SIGNAL -> new StepInfo("a fatal signal arrives (signal_pending; wakes its schedule())",
                         "signals: signal_wake_up (kernel/signal.c)");
+                case RwsemSteps.SPURIOUS -> new StepInfo("spurious wake-up: schedule() returns with nothing granted",
+                        "scheduler: any wake_up_process() of this task (kernel/sched/core.c)");
+                case RwsemSteps.FOREIGN_ADD -> new StepInfo("another subsystem's waker puts the task on its wake_q (wake_q_add)",
+                        "e.g. futex_wake / a mutex's waker (kernel/sched/core.c wake_q_add)");
+                case RwsemSteps.FOREIGN_WAKE -> new StepInfo("that waker's wake_up_q() wakes the task (wake_q.next = NULL)",
+                        "kernel/sched/core.c wake_up_q");
                 case RwsemSteps.TIMEOUT -> new StepInfo("RWSEM_WAIT_TIMEOUT passes (time_after(jiffies, waiter.timeout))",
                         "time (jiffies)");
                 default -> new StepInfo("environment step " + (action - l.envBase), "");
@@ -98,6 +107,10 @@ final class RwsemDecoder {
             int q = l.qpos[t].getInt(s);
             if (q == l.moved && l.qpos[t].max() >= l.moved) {
                 out.field(t, name(t) + ".waiter", "moved (to be granted)");
+            } else if (q == l.added && l.qpos[t].max() >= l.added) {
+                out.field(t, name(t) + ".waiter", "wake_q_add()ed, task set (to be granted)");
+            } else if (q == l.granting && l.qpos[t].max() >= l.granting) {
+                out.field(t, name(t) + ".waiter", "granted (task = NULL), not yet wake_q_add()ed");
             } else if (q > 0) {
                 out.field(t, name(t) + ".waiter", "queued #" + q);
             } else if (!l.isWriter(t) && tp.has(p, ENQUEUED)) {
@@ -111,6 +124,10 @@ final class RwsemDecoder {
             }
             if (l.woken[t].getInt(s) == 1) {
                 out.field(t, name(t) + ".woken", "1");
+            }
+            int wq = l.wq[t].getInt(s);
+            if (wq > 0) {
+                out.field(t, name(t) + ".wake_q", wq == l.foreignQueue ? "another subsystem's" : actors.get(wq - 1) + "'s");
             }
             if (l.timedOut[t].getInt(s) == 1) {
                 out.field(t, name(t) + ".timed_out", "1");

@@ -46,6 +46,14 @@ final class RwsemLayout {
     final int envBase;
     /** The wait-list place of a reader moved to a wake list ({@code rwsem_mark_wake}, v5.4+). */
     final int moved;
+    /** wakeups=wake-q: the place of a reader the waker has wake_q_add()ed but whose waiter->task is not NULL yet. */
+    final int added;
+    /** wakeups=wake-q: the place of a reader whose waiter->task is NULL but that its waker has not wake_q_add()ed yet. */
+    final int granting;
+    /** The wake-up model (parameter wakeups). */
+    final Wakeups wakeups;
+    /** {@code task->wake_q.next} as a wake queue: 0 none, {@code 1 + u} task u's, {@link #foreignQueue} another subsystem's. */
+    final int foreignQueue;
 
     final boolean canSpinMonitor;
     final boolean k2Monitor;
@@ -66,6 +74,8 @@ final class RwsemLayout {
     final Layout.Field[] pc;
     final Layout.Field[] qpos;
     final Layout.Field[] woken;
+    /** {@code task->wake_q.next}: the wake queue the task is on (see {@link #foreignQueue}); wakeups=wake-q only. */
+    final Layout.Field[] wq;
     final Layout.Field[] preempted;
     final Layout.Field[] resched;
     final Layout.Field[] timedOut;
@@ -91,6 +101,10 @@ final class RwsemLayout {
     final int width;
 
     RwsemLayout(RwsemDomain dom, TaskProgram[] prog, boolean[] rt, Preempt preempt, Set<String> selected) {
+        this(dom, prog, rt, preempt, selected, Wakeups.ATOMIC);
+    }
+
+    RwsemLayout(RwsemDomain dom, TaskProgram[] prog, boolean[] rt, Preempt preempt, Set<String> selected, Wakeups wakeups) {
         this.dom = dom;
         this.nr = dom.readers();
         this.nw = dom.writers();
@@ -105,6 +119,10 @@ final class RwsemLayout {
         }
         this.envBase = maxSize * slots;
         this.moved = n + 1;
+        this.added = n + 2;
+        this.granting = n + 3;
+        this.wakeups = wakeups;
+        this.foreignQueue = n + 1;
         this.canSpinMonitor = selected.contains("spin-on-running-writer") || selected.contains("missed-spins");
         this.k2Monitor = selected.contains("no-spin-on-readers-k2");
         this.wastedMonitor = selected.contains("wasted-spins");
@@ -127,9 +145,10 @@ final class RwsemLayout {
         boolean bits = !(dom instanceof RwsemDomain.Xadd);
         for (int t = 0; t < n; t++) {
             pc[t] = layout.fieldFor(prog[t].size - 1);
-            qpos[t] = layout.fieldFor(bits ? moved : n);
+            qpos[t] = layout.fieldFor(wakeups.wakeQ() ? granting : bits ? moved : n);
         }
         woken = new Layout.Field[n];
+        wq = new Layout.Field[n];
         preempted = new Layout.Field[n];
         resched = new Layout.Field[n];
         timedOut = new Layout.Field[n];
@@ -142,7 +161,8 @@ final class RwsemLayout {
         boolean spinProperty = selected.contains("spin-on-running-writer");
         for (int t = 0; t < n; t++) {
             boolean w = isWriter(t);
-            woken[t] = layout.field(w ? 1 : 0);
+            woken[t] = layout.field(w || wakeups.wakeQ() ? 1 : 0);
+            wq[t] = layout.fieldFor(wakeups == Wakeups.SPURIOUS ? foreignQueue : wakeups.wakeQ() ? n : 0);
             preempted[t] = layout.field(preemptible(t) ? 1 : 0);
             resched[t] = layout.field(w || prog[t].uses(Op.NEED_RESCHED) ? 1 : 0);
             obsNull[t] = layout.field(w && spinProperty ? 1 : 0);
@@ -185,7 +205,32 @@ final class RwsemLayout {
     /** Task {@code t} holds the rwsem: past its acquiring step, or a queued reader granted the lock. */
     boolean heldBy(long[] s, int t) {
         int p = pc[t].getInt(s);
-        return prog[t].has(p, HOLDS) || (!isWriter(t) && prog[t].has(p, ENQUEUED) && qpos[t].getInt(s) == 0);
+        return prog[t].has(p, HOLDS) || (!isWriter(t) && prog[t].has(p, ENQUEUED) && taskCleared(s, t));
+    }
+
+    /** Task {@code t}'s waiter has {@code waiter.task == NULL} (granted), or it is not queued at all. */
+    boolean taskCleared(long[] s, int t) {
+        int q = qpos[t].getInt(s);
+        return q == 0 || (wakeups.wakeQ() && q == granting);
+    }
+
+    /** Task {@code t} sleeps in schedule() and its schedule() can return (woken, or a fatal signal pending). */
+    boolean canWake(long[] s, int t) {
+        boolean wake = wakeups.wakeQ() || isWriter(t) ? woken[t].getInt(s) == 1 : qpos[t].getInt(s) == 0;
+        return wake || signaled[t].getInt(s) == 1;
+    }
+
+    /**
+     * no-lost-wakeup: a reader asleep in schedule() that holds the lock (its waiter->task is NULL, its waker done with
+     * it) with no wake-up pending and on no wake queue: nothing will ever wake it.
+     */
+    boolean lostWakeup(long[] s, int t) {
+        if (isWriter(t) || !wakeups.wakeQ()) {
+            return false;
+        }
+        int p = pc[t].getInt(s);
+        return prog[t].op[p] == Op.SCHEDULE && prog[t].has(p, ENQUEUED) && qpos[t].getInt(s) == 0
+                && woken[t].getInt(s) == 0 && signaled[t].getInt(s) == 0 && wq[t].getInt(s) == 0;
     }
 
     int readersHolding(long[] s) {
@@ -277,6 +322,17 @@ final class RwsemLayout {
         return -1;
     }
 
+    /** Number of tasks at place {@code place}. */
+    int tasksAt(long[] s, int place) {
+        int c = 0;
+        for (int t = 0; t < n; t++) {
+            if (qpos[t].getInt(s) == place) {
+                c++;
+            }
+        }
+        return c;
+    }
+
     /** The task whose waiter is first in the wait list, -1 if it is empty. */
     int firstWaiter(long[] s) {
         return taskAt(s, 1);
@@ -354,7 +410,7 @@ final class RwsemLayout {
             case END, FAULT -> false;
             case OSQ_LOCK -> osqHolder(s) < 0 || resched[t].getInt(s) == 1;
             case SPIN_LOCK -> waitLockHolder(s) < 0;
-            case SCHEDULE -> (isWriter(t) ? woken[t].getInt(s) == 1 : qpos[t].getInt(s) == 0) || signaled[t].getInt(s) == 1;
+            case SCHEDULE -> canWake(s, t);
             default -> true;
         };
     }

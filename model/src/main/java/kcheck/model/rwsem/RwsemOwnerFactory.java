@@ -86,6 +86,11 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .property("missed-spins", Kind.METRIC, "per write-lock hold: writers whose rwsem_can_spin_on_owner returned false"
                     + " (need_resched clear) while the holder was a running writer that had not set owner yet, by the owner"
                     + " they loaded (NULL, or a stale READER_OWNED)")
+            .property("no-lost-wakeup", Kind.INVARIANT, "no reader sleeps in schedule() holding the lock it was granted"
+                    + " (waiter->task == NULL, its waker done with it) with no wake-up pending and on no wake queue: nothing"
+                    + " would ever wake it (the lost wake-up of e158488be27b: wake_q_add found the task on another waker's"
+                    + " wake_q, whose wake_up_q came before the grant); wakeups=wake-q/spurious (with wakeups=atomic a grant is"
+                    + " the wake-up: holds)")
             .property("deadlock-free", Kind.DEADLOCK, "some step is enabled until every task has finished")
             .optInProperty("reader-owned-no-writer", Kind.INVARIANT, "FALSE claim kept as a documented test (opt-in): owner =="
                     + " READER_OWNED implies no writer holds the lock (the marker is sticky; refuted on after, vacuous on before)")
@@ -125,6 +130,10 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.realBug("a9e9bcb45b15", "locking/rwsem: Prevent decrement of reader count before increment",
                     "v5.1", "v4.8 with the fix undone: __rwsem_mark_wake grants the readers (waiter->task = NULL) before it raises"
                     + " the count for them (the one-pass wake of v4.9 to v5.0)"), RwsemRealBugs.Buga9e9bcb45b15::new)
+            .variant(VariantInfo.mutant("mutant-wake-before-grant", "v5.4 with \"locking/rwsem: Fix (possible) missed"
+                    + " wakeup\" (v5.0) undone: the 2nd pass of rwsem_mark_wake wake_q_add()s a reader before it clears"
+                    + " waiter->task (a real bug, present v4.6 to v4.20; gated as a mutant because its upstream id,"
+                    + " e158488be27b, could not be confirmed from a primary source)"), RwsemRealBugs.WakeBeforeGrantV54::new)
             .variant(VariantInfo.mutant("mutant-early-release", "after, but up_write releases the count before clearing owner"),
                     RwsemMutants.EarlyRelease::new)
             .variant(VariantInfo.mutant("mutant-no-reader-owned", "after, but readers never store RWSEM_READER_OWNED"),
@@ -158,8 +167,10 @@ public final class RwsemOwnerFactory implements ModelFactory {
     private static final Map<ProgramKey, TaskProgram> PROGRAMS = new ConcurrentHashMap<>();
 
     private record ProgramKey(Class<?> impl, int readers, int writers, boolean writer, int task, boolean rt, int rounds,
-                              boolean killable) {
+                              boolean killable, Wakeups wakeups) {
     }
+
+    private static final List<String> WAKEUP_CHOICES = List.of("atomic", "wake-q", "spurious");
 
     private static final List<String> KILLABLE_CHOICES = List.of("none", "writers", "readers", "all");
 
@@ -203,7 +214,14 @@ public final class RwsemOwnerFactory implements ModelFactory {
                         + " signal may arrive at any time while such a task waits in the wait list, wake it and send it down the"
                         + " out_nolock path (v6.12, v5.4, v4.8 writers and their copies; v4.7 and v4.8 readers have no"
                         + " killable path and wait uninterruptibly)",
-                        KILLABLE_CHOICES.toArray(String[]::new)));
+                        KILLABLE_CHOICES.toArray(String[]::new)),
+                ParamSpec.choice("wakeups", "how a sleeping waiter is woken: atomic (the default, the model before issue"
+                        + " 30: the grant is the wake-up), wake-q (as the kernel: wake_q_add and the grant's waiter->task ="
+                        + " NULL are separate steps of the waker, wake_up_q wakes each queued task later, a task already on a"
+                        + " wake queue is not added again, a wake-up of a running task is lost; 1.5x to 4x the states, more"
+                        + " for v6.12), spurious (wake-q plus the environment: schedule() may return at any time, and a task"
+                        + " outside a wait loop may be put on another subsystem's wake queue, which wakes it later)",
+                        WAKEUP_CHOICES.toArray(String[]::new)));
     }
 
     /** The environment contract (docs/models/rwsem-owner.md, "Environment contract": the audit behind each row). */
@@ -247,20 +265,34 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     "every step of a task holding the lock with preemption enabled (v4.x, v5.4 fast paths; v6.12 critical"
                             + " section)",
                     "preempt=writers (default)|all|none: which holders the environment may preempt and later run again"),
-            EnvironmentInput.choice("wake-ups: wake_q_add / wake_up_q / wake_up_process",
-                    "kernel/locking/rwsem.c:440,560 rwsem_mark_wake, :592 rwsem_del_wake_waiter, :1065, :1212 (v6.12)",
-                    "a woken writer's schedule() returns at any later step; a granted reader's wait ends when its"
-                            + " waiter->task is NULL (smp_store_release after the count update, one step of the waker)"),
-            EnvironmentInput.assumption("spurious wake-up (schedule() returning with nothing granted) and a task already on"
-                            + " another wake_q (wake_q_add fails, woken later by that wake_up_q)",
-                    "kernel/locking/rwsem.c:1084, :1176 schedule_preempt_disabled (v6.12)",
-                    "not a choice yet: both wait loops re-check their condition after schedule(), so a spurious return only"
-                            + " adds a loop iteration; a killable task's schedule() already returns on a signal without a grant"),
-            EnvironmentInput.assumption("the grant window of rwsem_mark_wake (waiter->task = NULL, count, wake)",
-                    "kernel/locking/rwsem.c:519-560 rwsem_mark_wake (v6.12), __rwsem_mark_wake (v4.8)",
-                    "the ports keep the kernel's order of the count step and the grant step as separate steps (a9e9bcb45b15"
-                            + " shows the window); the per-reader stores of the grant loop are one step (each read only by its"
-                            + " own waiter)"),
+            EnvironmentInput.parameter("wake-ups: wake_q_add / wake_up_q / wake_up_process, and the grant window",
+                    "kernel/locking/rwsem.c:434 (writer), :546-565 (readers' 2nd pass) rwsem_mark_wake; wake_up_q :592"
+                            + " rwsem_del_wake_waiter, :1027, :1065, :1138, :1212, :1233; set_current_state :1071, :1146, :1178 (v6.12); __rwsem_mark_wake and its callers"
+                            + " (rwsem-xadd.c v4.8); kernel/sched/core.c wake_q_add, wake_up_q",
+                    "wakeups=wake-q (opt-in, default atomic: see the end): wake_q_add and smp_store_release(&waiter->task, NULL) are separate steps of"
+                            + " the waker, in the code's order, under wait_lock; wake_up_q wakes each queued task, one step each,"
+                            + " where the code calls it (after wait_lock is dropped, or under it where the code does);"
+                            + " wake_q_add of a task already on a wake queue does nothing (that queue's wake_up_q wakes it,"
+                            + " maybe before this grant); a wake-up of a task outside its wait loop is lost (TASK_RUNNING);"
+                            + " set_current_state is a step (the wakers read the task's state). The order of wake_up_q's"
+                            + " tasks and of the v5.4+ 2nd pass's readers is not kept: any queued task may be next (a choice)."
+                            + " Default atomic (the model before issue 30: the grant is the wake-up), because wake-q multiplies"
+                            + " the states 2x (v4.7) to 6x (v4.8), and v6.12 at readers=2, writers=2 passed 8M states in 70 s"
+                            + " (atomic: 14.3M in all, 60-96 s)"),
+            EnvironmentInput.choice("the grant window of rwsem_mark_wake (count, waiter->task = NULL, wake)",
+                    "kernel/locking/rwsem.c:519-565 rwsem_mark_wake (v6.12), __rwsem_mark_wake (v4.8)",
+                    "the count step, each reader's waiter->task = NULL and (wakeups=wake-q) each wake_q_add are steps of"
+                            + " the waker in the code's order (a9e9bcb45b15 shows the count window, e158488be27b the"
+                            + " wake_q_add window); with wakeups=atomic a reader's grant and wake are one step"),
+            EnvironmentInput.parameter("spurious wake-up (schedule() returning with nothing granted) and a task already on"
+                            + " another subsystem's wake_q (wake_q_add fails, woken later by that wake_up_q)",
+                    "kernel/locking/rwsem.c:1084, :1176 schedule_preempt_disabled (v6.12); schedule() in"
+                            + " rwsem_down_read_failed / __rwsem_down_write_failed_common (v4.8)",
+                    "wakeups=spurious: a sleeping task's schedule() may return at any time (an environment step), and a"
+                            + " task outside a wait loop may be put on another subsystem's wake queue (a futex waker's), whose"
+                            + " wake_up_q later wakes it (environment steps); off by default (it adds an environment step for"
+                            + " every sleeper and the wake queue field of every task); both wait loops re-check after"
+                            + " schedule()"),
             EnvironmentInput.assumption("memory ordering (smp_load_acquire(&waiter.task), _acquire/_release atomics)",
                     "kernel/locking/rwsem.c:1074 rwsem_down_read_slowpath, :559 rwsem_mark_wake and every atomic (v6.12)",
                     "sequential consistency: bugs of a missing barrier (99143f82a255) need a weak memory model"),
@@ -291,8 +323,8 @@ public final class RwsemOwnerFactory implements ModelFactory {
             "owner: xadd: NULL, RWSEM_READER_OWNED or a writer; v5.3+: NULL, a writer's pointer (v5.3 to v5.10 also with"
                     + " RWSEM_RD_NONSPINNABLE), or a reader's pointer with RWSEM_READER_OWNED and any NONSPINNABLE bits",
             "owner->on_cpu is read only for a writer's pointer (never NULL or a reader-owned hint)",
-            "wake_up_process()/wake_q_add() wakes only a writer at the front of the wait list; a reader grant goes only to"
-                    + " readers",
+            "wake_up_process()/wake_q_add() of a waiter names only a writer at the front of the wait list or a reader being"
+                    + " granted; a reader grant goes only to readers",
             "rwsem_first_waiter() is dereferenced only while the wait list is not empty",
             "at most 200,000 recorded program places per task (kernel locals kept across steps take finitely many values)");
 
@@ -309,6 +341,7 @@ public final class RwsemOwnerFactory implements ModelFactory {
     public String fixOf(String variant) {
         return switch (variant) {
             case "bug-2f06f702925b" -> "v5.4+2f06f702925b";
+            case "mutant-wake-before-grant" -> "v5.4";
             case "bug-48dfb5d2560d", "bug-3f5245538a19", "bug-b613c7f31476", "v5.4", "v5.4+2f06f702925b" -> "v6.12";
             default -> "after";
         };
@@ -344,6 +377,7 @@ public final class RwsemOwnerFactory implements ModelFactory {
         boolean[] rt = rtFlags(params.get("rt"), writers);
         RwsemLayout.Preempt preempt = RwsemLayout.Preempt.valueOf(params.get("preempt").toUpperCase(java.util.Locale.ROOT));
         RwsemDomain dom = RwsemDomain.of(impl.encoding(), readers, writers);
+        Wakeups wakeups = Wakeups.of(params.get("wakeups"));
         TaskProgram[] prog = new TaskProgram[readers + writers];
         String what = NAME + " variant '" + variantName + "'";
         for (int t = 0; t < prog.length; t++) {
@@ -352,15 +386,16 @@ public final class RwsemOwnerFactory implements ModelFactory {
             boolean isRt = writer && rt[w];
             String kill = params.get("killable");
             boolean killable = kill.equals("all") || kill.equals(writer ? "writers" : "readers");
-            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds, killable);
+            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds, killable, wakeups);
             Function<ProgramKey, TaskProgram> record = k -> {
                 synchronized (impl) {
-                    return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds(), k.killable());
+                    return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds(), k.killable(),
+                            k.wakeups());
                 }
             };
             prog[t] = cachePrograms() ? PROGRAMS.computeIfAbsent(key, record) : record.apply(key);
         }
-        return new RwsemOwnerModel(variantName, params, dom, prog, rt, preempt, Set.copyOf(properties));
+        return new RwsemOwnerModel(variantName, params, dom, prog, rt, preempt, Set.copyOf(properties), wakeups);
     }
 
     private static boolean cachePrograms() {

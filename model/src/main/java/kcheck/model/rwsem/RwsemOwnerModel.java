@@ -41,9 +41,14 @@ final class RwsemOwnerModel implements Model {
 
     RwsemOwnerModel(String variant, Params params, RwsemDomain dom, TaskProgram[] prog, boolean[] rt, RwsemLayout.Preempt preempt,
                     Set<String> selected) {
+        this(variant, params, dom, prog, rt, preempt, selected, Wakeups.ATOMIC);
+    }
+
+    RwsemOwnerModel(String variant, Params params, RwsemDomain dom, TaskProgram[] prog, boolean[] rt, RwsemLayout.Preempt preempt,
+                    Set<String> selected, Wakeups wakeups) {
         this.variant = variant;
         this.params = params;
-        this.layout = new RwsemLayout(dom, prog, rt, preempt, selected);
+        this.layout = new RwsemLayout(dom, prog, rt, preempt, selected, wakeups);
         this.monitors = new RwsemMonitors(layout);
         this.decoder = new RwsemDecoder(layout);
         this.taskSymmetry = RwsemSymmetry.tasks(layout);

@@ -40,7 +40,7 @@ final class RwsemProperties {
                 new NoWriterStarvation("no-writer-starvation", false, false),
                 new NoWriterStarvation("sleeping-writer-woken", true, false),
                 new NoWriterStarvation("reader-stream-starvation", true, true), new WastedSpins(), new MissedSpins(),
-                Deadlock.standard(), new ReaderOwnedNoWriter(), new NullOwnerNoWriter())) {
+                new NoLostWakeup(), Deadlock.standard(), new ReaderOwnedNoWriter(), new NullOwnerNoWriter())) {
             if (selected.contains(p.id())) {
                 out.add(p);
             }
@@ -110,6 +110,39 @@ final class RwsemProperties {
         public String explain(long[] s) {
             return "the handoff bit is set with the wait list empty and sem->wait_lock free (count = "
                     + l.dom.showCount(l.count(s)) + "): no waiter will honour or clear it";
+        }
+    }
+
+    /**
+     * {@code no-lost-wakeup}: no reader sleeps in schedule() holding the lock it was granted with no wake-up pending and
+     * on no wake queue. Such a reader is off the wait list (no later waker looks at it), its waker has finished with it,
+     * and an uninterruptible sleeper is woken only by wake_up_process(): it sleeps forever holding a read lock.
+     */
+    final class NoLostWakeup extends Invariant {
+        NoLostWakeup() {
+            super("no-lost-wakeup", RwsemOwnerFactory.describe("no-lost-wakeup"));
+        }
+
+        @Override
+        public boolean holds(long[] s) {
+            for (int t = 0; t < l.nr; t++) {
+                if (l.lostWakeup(s, t)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public String explain(long[] s) {
+            for (int t = 0; t < l.nr; t++) {
+                if (l.lostWakeup(s, t)) {
+                    return decoder.actor(t) + " sleeps in schedule() (" + l.prog[t].where[l.pc[t].getInt(s)] + ") although its"
+                            + " waiter->task is NULL (it was granted the read lock), with no wake-up pending and on no wake_q:"
+                            + " nothing will wake it";
+                }
+            }
+            return "";
         }
     }
 

@@ -4,7 +4,9 @@ import static kcheck.model.rwsem.RwsemBits.RWSEM_FLAG_HANDOFF;
 import static kcheck.model.rwsem.RwsemBits.RWSEM_FLAG_WAITERS;
 import static kcheck.model.rwsem.RwsemBits.RWSEM_LOCK_MASK;
 import static kcheck.model.rwsem.RwsemBits.RWSEM_READER_BIAS;
+import static kcheck.model.rwsem.RwsemBits.RWSEM_RD_NONSPINNABLE;
 import static kcheck.model.rwsem.RwsemBits.RWSEM_WRITER_LOCKED;
+import static kcheck.model.rwsem.RwsemBits.RWSEM_WRITER_MASK;
 
 import static kcheck.model.rwsem.RwsemCount.RWSEM_ACTIVE_READ_BIAS;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAITING_BIAS;
@@ -185,7 +187,11 @@ public final class RwsemRealBugs {
                 /* hit end of list above */
                 wakeAdjustment -= RWSEM_WAITING_BIAS;
             }
-            sem.waitListGrantReaders((int) woken);          /* in the one pass: wake_q_add(wake_q, tsk); smp_store_release(&waiter->task, NULL); */
+            loop = woken;
+            do {                                            /* the one pass: list_for_each_entry_safe(waiter, tmp, &sem->wait_list, list) */
+                sem.wakeQAdd(RwSem.WAITER_FRONT);           /* wake_q_add(wake_q, tsk); list_del(&waiter->list); */
+                sem.clearWaiterTask(RwSem.WAITER_CURRENT);  /* smp_store_release(&waiter->task, NULL); */
+            } while (--loop != 0);
             if (wakeAdjustment != 0) {
                 sem.atomicLongAdd(wakeAdjustment);
             }
@@ -232,6 +238,92 @@ public final class RwsemRealBugs {
             /* rcu_read_unlock(); */
             sem.preemptEnable();
             return ret;
+        }
+    }
+
+    /**
+     * "locking/rwsem: Fix (possible) missed wakeup" (v5.0; upstream id e158488be27b as the issue gives it, not found in a
+     * primary source: the subject and diff are confirmed from backports, see docs/bugs.md) moved wake_q_add() after
+     * smp_store_release(&waiter->task, NULL) in the reader grant loop: "Because wake_q_add() can imply an immediate
+     * wakeup (cmpxchg failure case), we must not rely on the wakeup being delayed." Undone in the closest port, v5.4
+     * (the fixed lines are its 2nd pass, with wake_q_add_safe since 07879c6a3740): the reader is queued for its wake-up
+     * before it is granted. If it is already on another waker's wake_q, that waker's wake_up_q() may wake it before
+     * the grant; it sees waiter.task still set, sleeps again, and this waker's wake_up_q() does not know it: a lost
+     * wake-up (the reader sleeps holding the read lock). v4.6 to v4.20 had this order (the v4.8 port, {@code after}).
+     */
+    public static class WakeBeforeGrantV54 extends RwsemV54 {
+        @Override
+        @Kernel(function = "rwsem_mark_wake", file = "kernel/locking/rwsem.c", version = "v5.4 with 'Fix (possible) missed wakeup' undone")
+        protected void rwsemMarkWake(RwSem sem, int wakeType) {
+            sem.lockdepAssertHeldWaitLock();                            /* lockdep_assert_held(&sem->wait_lock) (v5.3+, 4f23dbc1e657) */
+            mwWakeType = wakeType;
+            mwWoken = 0;
+            mwAdjustment = 0;
+            if (sem.waitListFrontIsWriter()) {                          /* waiter = rwsem_first_waiter(sem) */
+                if (mwWakeType == RWSEM_WAKE_ANY) {
+                    /* Mark writer at the front of the queue for wakeup. Until the task is actually later awoken later by
+                     * the caller, other writers are able to steal it. */
+                    sem.wakeUpFrontWriter();                            /* wake_q_add(wake_q, waiter->task) */
+                }
+                return;
+            }
+            /* No reader wakeup if there are too many of them already. */
+            if (sem.atomicLongRead() < 0) {
+                return;
+            }
+            /* Writers might steal the lock before we grant it to the next reader. */
+            if (mwWakeType != RWSEM_WAKE_READ_OWNED) {
+                mwAdjustment = RWSEM_READER_BIAS;
+                mwOldcount = sem.atomicLongFetchAdd(mwAdjustment);
+                if ((mwOldcount & RWSEM_WRITER_MASK) != 0) {
+                    /* When we've been waiting "too" long (for writers to give up the lock), request a HANDOFF to force
+                     * the issue. */
+                    if ((mwOldcount & RWSEM_FLAG_HANDOFF) == 0 && sem.firstWaiterTimedOut()) {
+                        mwAdjustment -= RWSEM_FLAG_HANDOFF;
+                    }
+                    sem.atomicLongAdd(-mwAdjustment);
+                    return;
+                }
+                /* Set it to reader-owned to give spinners an early indication that readers now have the lock. The
+                 * reader nonspinnable bit seen at slowpath entry of the reader is copied over. */
+                mwOwner = sem.frontWaiterTask();                        /* owner = waiter->task */
+                if (sem.firstWaiterRdNonspinnable()) {                  /* waiter->last_rowner & RWSEM_RD_NONSPINNABLE */
+                    mwOwner |= RWSEM_RD_NONSPINNABLE;
+                }
+                long owner = mwOwner;
+                mwOwner = 0;                                            /* model: dead from here */
+                __rwsemSetReaderOwned(sem, owner);
+            }
+            /* Grant up to MAX_READERS_WAKEUP read locks to all the readers in the queue (first pass). */
+            mwWoken = sem.waitListMoveReaders();
+            mwAdjustment = mwWoken * RWSEM_READER_BIAS - mwAdjustment;
+            if (sem.listEmpty()) {
+                /* hit end of list above */
+                mwAdjustment -= RWSEM_FLAG_WAITERS;
+            }
+            /* When we've woken a reader, we no longer need to force writers to give up the lock and we can clear
+             * HANDOFF. */
+            if (mwWoken != 0 && (sem.atomicLongRead() & RWSEM_FLAG_HANDOFF) != 0) {
+                mwAdjustment -= RWSEM_FLAG_HANDOFF;
+            }
+            long adjustment = mwAdjustment;
+            mwLeft = mwWoken;                                           /* the 2nd pass's list: the moved readers */
+            mwOldcount = 0;                                             /* model: dead from here */
+            mwWoken = 0;
+            mwAdjustment = 0;
+            if (adjustment != 0) {
+                sem.atomicLongAdd(adjustment);
+            }
+            /* 2nd pass */
+            while (mwLeft != 0) {                                       /* list_for_each_entry_safe(waiter, tmp, &wlist, list) */
+                mwLeft--;
+                /* tsk = waiter->task; */
+                sem.wakeQAdd(RwSem.WAITER_WLIST);                       /* wake_q_add(wake_q, tsk) */
+                /* Ensure that the last operation is setting the reader waiter to nil such that
+                 * rwsem_down_read_slowpath() cannot race with do_exit() by always holding a reference count to the task to
+                 * wakeup. */
+                sem.clearWaiterTask(RwSem.WAITER_CURRENT);              /* smp_store_release(&waiter->task, NULL) */
+            }
         }
     }
 }

@@ -28,6 +28,12 @@ final class RwsemSteps {
     static final int SET_NEED_RESCHED = 2;
     static final int TIMEOUT = 3;
     static final int SIGNAL = 4;
+    /** wakeups=spurious: schedule() of a sleeping task returns with nothing granted. */
+    static final int SPURIOUS = 5;
+    /** wakeups=spurious: another subsystem's waker puts the task on its wake queue (wake_q_add). */
+    static final int FOREIGN_ADD = 6;
+    /** wakeups=spurious: that waker's wake_up_q() wakes the task. */
+    static final int FOREIGN_WAKE = 7;
 
     private final RwsemLayout l;
     private final RwsemMonitors monitors;
@@ -74,7 +80,7 @@ final class RwsemSteps {
                 }
                 case SCHEDULE -> {
                     /* a wake-up, or a fatal signal (signal_wake_up() wakes a TASK_KILLABLE sleeper) */
-                    if ((l.isWriter(t) ? l.woken[t].getInt(s) == 1 : l.qpos[t].getInt(s) == 0) || l.signaled[t].getInt(s) == 1) {
+                    if (l.canWake(s, t)) {
                         step(s, t, p, 0, out);
                     }
                 }
@@ -93,6 +99,20 @@ final class RwsemSteps {
                         step(s, t, p, 1, out);
                     }
                 }
+                case WAKEQ_ADD, CLEAR_TASK, WAKE_UP_Q -> {
+                    /* a choice of task where the model keeps no order: the next reader on wlist, the next task on the wake queue */
+                    boolean choice = op == Op.WAKE_UP_Q || tp.arg0[p] == RwSem.WAITER_WLIST;
+                    boolean any = false;
+                    for (int u = 0; choice && u < l.n; u++) {
+                        if (op == Op.WAKE_UP_Q ? l.wq[u].getInt(s) == t + 1 : l.qpos[u].getInt(s) == l.moved) {
+                            step(s, t, p, u, out);
+                            any = true;
+                        }
+                    }
+                    if (!any) {
+                        step(s, t, p, -1, out);
+                    }
+                }
                 case RSPIN_PASSED -> {
                     /* the spinner stops at the first read that finds the deadline passed: no state needed */
                     step(s, t, p, 0, out);
@@ -109,6 +129,17 @@ final class RwsemSteps {
             if (l.signaled[t].max() > 0 && l.signaled[t].getInt(s) == 0 && l.queued(s, t)) {
                 env(s, t, SIGNAL, out);                             /* a fatal signal arrives while the task waits */
             }
+            if (l.wakeups == Wakeups.SPURIOUS) {
+                if (op == Op.SCHEDULE && l.woken[t].getInt(s) == 0) {
+                    env(s, t, SPURIOUS, out);
+                }
+                int q = l.wq[t].getInt(s);
+                if (q == 0 && !tp.has(p, ENQUEUED)) {
+                    env(s, t, FOREIGN_ADD, out);                   /* a task outside a wait loop may be another waker's */
+                } else if (q == l.foreignQueue) {
+                    env(s, t, FOREIGN_WAKE, out);
+                }
+            }
             if (l.eagerTimeouts && l.timedOut[t].max() > 0 && l.timedOut[t].getInt(s) == 0 && l.queued(s, t)) {
                 env(s, t, TIMEOUT, out);
             }
@@ -122,6 +153,12 @@ final class RwsemSteps {
             case RUN_AGAIN -> l.preempted[t].set(nx, 0);
             case SET_NEED_RESCHED -> l.resched[t].set(nx, 1);
             case SIGNAL -> l.signaled[t].set(nx, 1);
+            case SPURIOUS -> l.woken[t].set(nx, 1);
+            case FOREIGN_ADD -> l.wq[t].set(nx, l.foreignQueue);
+            case FOREIGN_WAKE -> {
+                l.wq[t].set(nx, 0);
+                wakeUpProcess(nx, t);
+            }
             default -> l.timedOut[t].set(nx, 1);
         }
         out.step(t, l.envBase + kind, nx);
@@ -230,7 +267,11 @@ final class RwsemSteps {
                             + " wake_up_process()/wake_q_add(): variant '" + variant + "' woke "
                             + (f < 0 ? "the front of an empty list" : "a reader"));
                 }
-                l.woken[f].set(nx, 1);
+                if (l.wakeups.wakeQ()) {
+                    wakeUpProcess(nx, f);                           /* a running writer's wake-up is lost (TASK_RUNNING) */
+                } else {
+                    l.woken[f].set(nx, 1);
+                }
                 return 0;
             }
             case GRANT_READERS: {
@@ -243,16 +284,58 @@ final class RwsemSteps {
                                     + "' granted it to a writer among the first " + k + " waiters");
                         }
                         l.qpos[u].set(nx, 0);
+                        wakeUpProcess(nx, u);                       /* waiter->task = NULL; wake_up_process(tsk) */
                     } else if (q > k && q <= l.n) {
                         l.qpos[u].set(nx, q - k);
                     }
                 }
                 return 0;
             }
+            case WAKEQ_ADD: {
+                int which = (int) tp.arg0[p];
+                int u = which == RwSem.WAITER_WLIST ? chosen(t, p, forced) : waiter(t, p, which);
+                if (which == RwSem.WAITER_FRONT) {
+                    unlink(u);
+                    l.qpos[u].set(nx, l.added);
+                } else if (which == RwSem.WAITER_WLIST) {
+                    l.qpos[u].set(nx, l.added);
+                } else if (which == RwSem.WAITER_CURRENT) {
+                    l.qpos[u].set(nx, 0);
+                }
+                if (l.wq[u].getInt(nx) == 0) {
+                    l.wq[u].set(nx, t + 1);                         /* cmpxchg(&task->wake_q.next, NULL, TAIL) succeeded */
+                }
+                return which == RwSem.WAITER_WLIST ? u : 0;
+            }
+            case CLEAR_TASK: {
+                int which = (int) tp.arg0[p];
+                int u = which == RwSem.WAITER_WLIST ? chosen(t, p, forced) : waiter(t, p, which);
+                if (which == RwSem.WAITER_FRONT) {
+                    unlink(u);
+                }
+                boolean atomic = tp.arg1[p] == 1;
+                l.qpos[u].set(nx, atomic || which == RwSem.WAITER_CURRENT ? 0 : l.granting);
+                if (atomic && l.wakeups.wakeQ()) {
+                    wakeUpProcess(nx, u);
+                }
+                return which == RwSem.WAITER_WLIST ? u : 0;
+            }
+            case WAKE_UP_Q: {
+                int u = chosen(t, p, forced);
+                l.wq[u].set(nx, 0);                                 /* task->wake_q.next = NULL */
+                wakeUpProcess(nx, u);
+                return u;
+            }
+            case LOAD_TASK:
+                return l.taskCleared(nx, t) ? 1 : 0;
+            case SET_STATE:
+                l.woken[t].set(nx, 0);                              /* TASK_UNINTERRUPTIBLE: not woken from here on */
+                return 0;
             case WAKE_MOVED:
                 for (int u = 0; u < l.n; u++) {
                     if (l.qpos[u].getInt(nx) == l.moved) {
                         l.qpos[u].set(nx, 0);
+                        wakeUpProcess(nx, u);
                     }
                 }
                 return 0;
@@ -278,6 +361,13 @@ final class RwsemSteps {
         switch (tp.op[node]) {
             case NEED_RESCHED:
                 return l.resched[t].getInt(nx);
+            case WAKEQ_EMPTY:
+                for (int u = 0; u < l.n; u++) {
+                    if (l.wq[u].getInt(nx) == t + 1) {
+                        return 0;
+                    }
+                }
+                return 1;
             case SIGNAL_PENDING:
                 return l.signaled[t].getInt(nx);
             case LIST_EMPTY:
@@ -364,6 +454,58 @@ final class RwsemSteps {
             default:
                 throw new IllegalStateException("not a local operation: " + tp.op[node]);
         }
+    }
+
+    /**
+     * {@code wake_up_process(u)}: a task in a wait loop between its set_current_state() and the return of its schedule()
+     * (TASK_UNINTERRUPTIBLE) is woken; one that is running is not affected (its state is TASK_RUNNING). Code without
+     * set_current_state() calls (wakeups=atomic): any task in the wait list.
+     */
+    private void wakeUpProcess(long[] st, int u) {
+        int pu = l.pc[u].getInt(st);
+        boolean sleeping = l.wakeups.wakeQ() ? l.prog[u].has(pu, TaskProgram.SLEEPING_STATE) || l.prog[u].op[pu] == Op.SCHEDULE
+                : l.prog[u].has(pu, ENQUEUED);
+        if (l.woken[u].max() > 0 && sleeping) {
+            l.woken[u].set(st, 1);
+        }
+    }
+
+    /** Removes task {@code u}'s waiter from the wait list (the places behind it move up); its place is set by the caller. */
+    private void unlink(int u) {
+        int q = l.qpos[u].getInt(nx);
+        for (int v = 0; v < l.n; v++) {
+            int x = l.qpos[v].getInt(nx);
+            if (x > q && x <= l.n) {
+                l.qpos[v].set(nx, x - 1);
+            }
+        }
+    }
+
+    /** The task chosen by the enumeration for a choice step ({@link #successors}); none: the code's loop outran its list. */
+    private int chosen(int t, int p, int forced) {
+        if (forced < 0) {
+            throw new ModelLimitException("rwsem-owner: " + decoder.actor(t) + " at " + l.prog[t].describe(p, l.dom)
+                    + ": no such task (the moved readers or the wake queue are empty) (variant '" + variant + "')");
+        }
+        return forced;
+    }
+
+    /** The reader waiter a grant-loop operation of task {@code t} at {@code p} names ({@link RwSem#WAITER_FRONT}, ...). */
+    private int waiter(int t, int p, int which) {
+        int u = switch (which) {
+            case RwSem.WAITER_FRONT, RwSem.WAITER_FRONT_WRITER -> l.firstWaiter(nx);
+            case RwSem.WAITER_WLIST -> l.taskAt(nx, l.moved);
+            default -> l.tasksAt(nx, l.added) + l.tasksAt(nx, l.granting) == 1
+                    ? Math.max(l.taskAt(nx, l.added), l.taskAt(nx, l.granting)) : -2;
+        };
+        boolean writerWanted = which == RwSem.WAITER_FRONT_WRITER;
+        if (u < 0 || l.isWriter(u) != writerWanted) {
+            throw new ModelLimitException("rwsem-owner: " + decoder.actor(t) + " at " + l.prog[t].describe(p, l.dom)
+                    + (u == -2 ? ": the grant loop's current waiter is not unique" : u < 0 ? ": no such waiter"
+                    : writerWanted ? ": the front waiter is not a writer" : ": grants the read lock to a writer")
+                    + " (variant '" + variant + "')");
+        }
+        return u;
     }
 
     /** The front waiter, which the code at {@code node} dereferences: the list must not be empty. */

@@ -18,6 +18,9 @@ final class RwsemSymmetry {
     private final TaskSymmetry sym;
     private final boolean sortReaders;
     private final long[] keys;
+    /** wakeups=wake-q: {@code wake_q} fields name tasks (the waker whose queue a task is on) and are renamed too. */
+    private final boolean renameQueues;
+    private final int[] newIndex;
     /** The per-task fields that move with their task, apart from pc. */
     private final Layout.Field[][] taskFields;
     private final long[] best;
@@ -32,7 +35,9 @@ final class RwsemSymmetry {
         this.sym = fair ? TaskSymmetry.identity(l.prog) : sym;
         this.sortReaders = !fair && l.dom.readersAnonymous() && l.nr > 1;
         this.keys = new long[Math.max(1, l.nr)];
-        this.taskFields = new Layout.Field[][] {l.qpos, l.woken, l.preempted, l.resched, l.timedOut, l.handoffSet,
+        this.renameQueues = l.wq.length > 0 && l.wq[0].max() > 0;
+        this.newIndex = new int[l.n];
+        this.taskFields = new Layout.Field[][] {l.qpos, l.woken, l.wq, l.preempted, l.resched, l.timedOut, l.handoffSet,
             l.rdNonspinnable, l.signaled, l.obsNull, l.missNull, l.missRo};
         this.best = new long[l.width];
         this.cand = new long[l.width];
@@ -85,6 +90,9 @@ final class RwsemSymmetry {
                 }
             }
             l.owner.set(cand, l.dom.ownerIndex(l.dom.renameOwner(l.ownerValue(s), pi)));
+            if (renameQueues) {
+                renameQueues(cand, pi);
+            }
             long h = l.handoffFor.get(s);
             if (h > 0) {
                 l.handoffFor.set(cand, pi[(int) h - 1] + 1);
@@ -105,15 +113,26 @@ final class RwsemSymmetry {
         return false;
     }
 
+    /** The wake queue fields name wakers: task u's becomes {@code pi[u]}'s (foreign queues and none stay). */
+    private void renameQueues(long[] st, int[] pi) {
+        for (int u = 0; u < l.n; u++) {
+            int q = l.wq[u].getInt(st);
+            if (q >= 1 && q <= l.n) {
+                l.wq[u].set(st, pi[q - 1] + 1);
+            }
+        }
+    }
+
     /** Sorts the readers by their fields (program node first); their values move together. */
     private void sortReaders(long[] s) {
+        int idxBits = renameQueues ? 32 - Integer.numberOfLeadingZeros(l.nr) : 0;
         for (int r = 0; r < l.nr; r++) {
             long k = l.pc[r].get(s);
             for (Layout.Field[] f : taskFields) {
                 int bits = Long.bitCount(f[r].max());
                 k = (k << bits) | f[r].get(s);
             }
-            keys[r] = k;
+            keys[r] = renameQueues ? (k << idxBits) | r : k;
         }
         for (int i = 1; i < l.nr; i++) {
             long k = keys[i];
@@ -124,8 +143,16 @@ final class RwsemSymmetry {
             }
             keys[j + 1] = k;
         }
+        if (renameQueues) {
+            for (int u = 0; u < l.n; u++) {
+                newIndex[u] = u;
+            }
+            for (int r = 0; r < l.nr; r++) {
+                newIndex[(int) (keys[r] & ((1L << idxBits) - 1))] = r;
+            }
+        }
         for (int r = 0; r < l.nr; r++) {
-            long k = keys[r];
+            long k = keys[r] >>> idxBits;
             for (int i = taskFields.length - 1; i >= 0; i--) {
                 Layout.Field f = taskFields[i][r];
                 int bits = Long.bitCount(f.max());
@@ -133,6 +160,9 @@ final class RwsemSymmetry {
                 k >>>= bits;
             }
             l.pc[r].set(s, k);
+        }
+        if (renameQueues) {
+            renameQueues(s, newIndex);
         }
     }
 }

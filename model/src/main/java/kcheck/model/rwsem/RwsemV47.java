@@ -104,7 +104,7 @@ public class RwsemV47 extends AsmGenericRwsem {
         if (sem.waitListFrontIsWriter()) {
             if (wakeType == RWSEM_WAKE_ANY) {
                 /* Wake writer at the front of the queue, but do not grant it the lock yet. */
-                sem.wakeUpFrontWriter();
+                sem.wakeUpProcessFrontWriter();                 /* wake_up_process(waiter->task); */
             }
             return;                                             /* goto out */
         }
@@ -164,7 +164,7 @@ public class RwsemV47 extends AsmGenericRwsem {
 
         /* wait to be given the lock */
         while (true) {
-            /* set_task_state(tsk, TASK_UNINTERRUPTIBLE); */
+            sem.setCurrentState();                              /* set_task_state(tsk, TASK_UNINTERRUPTIBLE); */
             if (sem.waiterTaskIsNull()) {
                 break;
             }
@@ -321,7 +321,7 @@ public class RwsemV47 extends AsmGenericRwsem {
         }
 
         /* wait until we successfully acquire the lock */
-        /* set_current_state(state); */
+        sem.setCurrentState();                                  sem.setCurrentState();                          /* set_current_state(state); */
         while (true) {
             if (rwsemTryWriteLock(count, sem)) {
                 break;

@@ -53,6 +53,9 @@ public class RwsemV48 extends AsmGenericRwsem {
     /** {@code long woken} of {@code __rwsem_mark_wake()}. */
     @FrameLocal("__rwsem_mark_wake")
     protected long woken;
+    /** {@code long loop} of {@code __rwsem_mark_wake()}: the grant loop's countdown. */
+    @FrameLocal("__rwsem_mark_wake")
+    protected long loop;
 
     /* ---------------- kernel/locking/rwsem.h ---------------- */
 
@@ -204,7 +207,16 @@ public class RwsemV48 extends AsmGenericRwsem {
         if (wakeAdjustment != 0) {
             sem.atomicLongAdd(wakeAdjustment);
         }
-        sem.waitListGrantReaders((int) woken);          /* wake_q_add(wake_q, tsk); smp_store_release(&waiter->task, NULL); */
+        /* next = sem->wait_list.next; */
+        loop = woken;
+        do {
+            /* waiter = list_entry(next, struct rwsem_waiter, list); next = waiter->list.next; tsk = waiter->task; */
+            sem.wakeQAdd(RwSem.WAITER_FRONT);           /* wake_q_add(wake_q, tsk); */
+            /* Ensure that the last operation is setting the reader waiter to nil such that rwsem_down_read_failed()
+             * cannot race with do_exit() by always holding a reference count to the task to wakeup. */
+            sem.clearWaiterTask(RwSem.WAITER_CURRENT);  /* smp_store_release(&waiter->task, NULL); */
+        } while (--loop != 0);
+        /* sem->wait_list.next = next; next->prev = &sem->wait_list; */
     }
 
     /** Wait for the read lock to be granted. */
@@ -228,11 +240,11 @@ public class RwsemV48 extends AsmGenericRwsem {
             __rwsemMarkWake(sem, RWSEM_WAKE_ANY);
         }
         sem.rawSpinUnlockIrq();
-        /* wake_up_q(&wake_q); */
+        sem.wakeUpQ();                                  /* wake_up_q(&wake_q); */
 
         /* wait to be given the lock */
         while (true) {
-            /* set_task_state(tsk, TASK_UNINTERRUPTIBLE); */
+            sem.setCurrentState();                      /* set_task_state(tsk, TASK_UNINTERRUPTIBLE); */
             if (sem.waiterTaskIsNull()) {
                 break;
             }
@@ -381,14 +393,17 @@ public class RwsemV48 extends AsmGenericRwsem {
              * ahead of us. */
             if (count > RWSEM_WAITING_BIAS) {
                 __rwsemMarkWake(sem, RWSEM_WAKE_READERS);
-                /* wake_up_q(&wake_q); */
+                /* The wakeup is normally called _after_ the wait_lock is released, but given that we are proactively
+                 * waking readers we can deal with the wake_q overhead as it is similar to releasing and taking the
+                 * wait_lock again for attempting rwsem_try_write_lock(). */
+                sem.wakeUpQ();                          /* wake_up_q(&wake_q); */
             }
         } else {
             count = sem.atomicLongAddReturn(RWSEM_WAITING_BIAS);
         }
 
         /* wait until we successfully acquire the lock */
-        /* set_current_state(state); */
+        sem.setCurrentState();                          /* set_current_state(state); */
         while (true) {
             if (rwsemTryWriteLock(count, sem)) {
                 break;
@@ -402,7 +417,7 @@ public class RwsemV48 extends AsmGenericRwsem {
                     return false;                       /* ERR_PTR(-EINTR) */
                 }
                 sem.schedule();
-                /* set_current_state(state); */
+                sem.setCurrentState();                  /* set_current_state(state); */
                 count = sem.atomicLongRead();
             } while ((count & RWSEM_ACTIVE_MASK) != 0);
 
@@ -461,6 +476,6 @@ public class RwsemV48 extends AsmGenericRwsem {
             __rwsemMarkWake(sem, RWSEM_WAKE_ANY);
         }
         sem.rawSpinUnlockIrq();                         /* raw_spin_unlock_irqrestore */
-        /* wake_up_q(&wake_q); */
+        sem.wakeUpQ();                                  /* wake_up_q(&wake_q); */
     }
 }

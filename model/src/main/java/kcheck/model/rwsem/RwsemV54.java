@@ -66,6 +66,9 @@ public class RwsemV54 implements RwsemVariant {
     @FrameLocal("rwsem_down_write_slowpath")
     protected int wrWstate;
     /** {@code wake_type}, {@code long oldcount, woken, adjustment} of rwsem_mark_wake(). */
+    /** The readers left on {@code wlist} in the 2nd pass of {@code rwsem_mark_wake()}. */
+    @FrameLocal("rwsem_mark_wake")
+    protected long mwLeft;
     @FrameLocal("rwsem_mark_wake")
     protected int mwWakeType;
     @FrameLocal("rwsem_mark_wake")
@@ -247,14 +250,24 @@ public class RwsemV54 implements RwsemVariant {
             mwAdjustment -= RWSEM_FLAG_HANDOFF;
         }
         long adjustment = mwAdjustment;
+        mwLeft = mwWoken;                                           /* the 2nd pass's list: the moved readers */
         mwOldcount = 0;                                             /* model: dead from here */
         mwWoken = 0;
         mwAdjustment = 0;
         if (adjustment != 0) {
             sem.atomicLongAdd(adjustment);
         }
-        /* 2nd pass: waiter->task = NULL and wake_q_add_safe() for every moved reader */
-        sem.waitListWakeMoved();
+        /* 2nd pass */
+        while (mwLeft != 0) {                                       /* list_for_each_entry_safe(waiter, tmp, &wlist, list) */
+            mwLeft--;
+            /* tsk = waiter->task; get_task_struct(tsk); */
+            /* Ensure calling get_task_struct() before setting the reader waiter to nil such that
+             * rwsem_down_read_slowpath() cannot race with do_exit() by always holding a reference count to the task to
+             * wakeup. */
+            sem.clearWaiterTask(RwSem.WAITER_WLIST);                /* smp_store_release(&waiter->task, NULL) */
+            /* Ensure issuing the wakeup (either by us or someone else) after setting the reader waiter to nil. */
+            sem.wakeQAdd(RwSem.WAITER_CURRENT);                     /* wake_q_add_safe(wake_q, tsk) */
+        }
     }
 
     /**
@@ -578,7 +591,7 @@ public class RwsemV54 implements RwsemVariant {
     @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = V)
     protected boolean readWaitGranted(RwSem sem, int state) {
         for (;;) {
-            /* set_current_state(state); */
+            sem.setCurrentState();                      /* set_current_state(state); */
             if (sem.waiterTaskIsNull()) {                           /* !smp_load_acquire(&waiter.task) */
                 /* Matches rwsem_mark_wake()'s smp_store_release(). */
                 break;
@@ -661,7 +674,7 @@ public class RwsemV54 implements RwsemVariant {
         wrCount = 0;                                                /* model: dead until read again */
 
         /* wait: wait until we successfully acquire the lock */
-        /* set_current_state(state); */
+        sem.setCurrentState();                      /* set_current_state(state); */
         for (;;) {
             if (rwsemTryWriteLock(sem, wrWstate)) {
                 /* rwsem_try_write_lock() implies ACQUIRE on success */
@@ -680,7 +693,7 @@ public class RwsemV54 implements RwsemVariant {
                         return false;                               /* ERR_PTR(-EINTR) */
                     }
                     sem.schedule();
-                    /* set_current_state(state); */
+                    sem.setCurrentState();                      /* set_current_state(state); */
                     /* If HANDOFF bit is set, unconditionally do a trylock. */
                     if (wrWstate == WRITER_HANDOFF) {
                         break;

@@ -57,6 +57,9 @@ public class RwsemV612 implements RwsemVariant {
     @FrameLocal("rwsem_down_read_slowpath")
     protected long rdRcnt;
     /** {@code wake_type} of {@code rwsem_mark_wake()} and of {@code rwsem_cond_wake_waiter()}. */
+    /** The readers left on {@code wlist} in the 2nd pass of {@code rwsem_mark_wake()}. */
+    @FrameLocal("rwsem_mark_wake")
+    protected long mwLeft;
     @FrameLocal("rwsem_mark_wake")
     protected int mwWakeType;
     @FrameLocal("rwsem_cond_wake_waiter")
@@ -308,14 +311,24 @@ public class RwsemV612 implements RwsemVariant {
             }
         }
         long adjustment = mwAdjustment;
+        mwLeft = mwWoken;                                           /* the 2nd pass's list: the moved readers */
         mwOldcount = 0;                                             /* model: dead from here (keeps the recorded */
         mwWoken = 0;                                                /* program free of dead values) */
         mwAdjustment = 0;
         if (adjustment != 0) {
             sem.atomicLongAdd(adjustment);
         }
-        /* 2nd pass: smp_store_release(&waiter->task, NULL); wake_q_add_safe(wake_q, tsk) for every moved reader */
-        sem.waitListWakeMoved();
+        /* 2nd pass */
+        while (mwLeft != 0) {                                       /* list_for_each_entry_safe(waiter, tmp, &wlist, list) */
+            mwLeft--;
+            /* tsk = waiter->task; get_task_struct(tsk); */
+            /* Ensure calling get_task_struct() before setting the reader waiter to nil such that
+             * rwsem_down_read_slowpath() cannot race with do_exit() by always holding a reference count to the task to
+             * wakeup. */
+            sem.clearWaiterTask(RwSem.WAITER_WLIST);                /* smp_store_release(&waiter->task, NULL) */
+            /* Ensure issuing the wakeup (either by us or someone else) after setting the reader waiter to nil. */
+            sem.wakeQAdd(RwSem.WAITER_CURRENT);                     /* wake_q_add_safe(wake_q, tsk) */
+        }
     }
 
     /**
@@ -645,7 +658,7 @@ public class RwsemV612 implements RwsemVariant {
 
         /* wait to be given the lock */
         for (;;) {
-            /* set_current_state(state); */
+            sem.setCurrentState();                      /* set_current_state(state); */
             if (sem.waiterTaskIsNull()) {                           /* !smp_load_acquire(&waiter.task) */
                 break;
             }
@@ -699,7 +712,7 @@ public class RwsemV612 implements RwsemVariant {
         }
 
         /* wait until we successfully acquire the lock */
-        /* set_current_state(state); trace_contention_begin(sem, LCB_F_WRITE); */
+        sem.setCurrentState();                      /* set_current_state(state); trace_contention_begin(sem, LCB_F_WRITE); */
         for (;;) {
             if (rwsemTryWriteLock(sem)) {
                 /* rwsem_try_write_lock() implies ACQUIRE on success */
@@ -726,7 +739,7 @@ public class RwsemV612 implements RwsemVariant {
             }
             if (!trylockAgain) {
                 sem.schedule();                                     /* schedule_preempt_disabled() */
-                /* set_current_state(state); */
+                sem.setCurrentState();                      /* set_current_state(state); */
             }
             /* trylock_again: */
             sem.rawSpinLockIrq();

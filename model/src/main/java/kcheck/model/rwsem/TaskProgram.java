@@ -43,6 +43,11 @@ final class TaskProgram {
      * modelled count passes).
      */
     static final int STUTTER = 1 << 19;
+    /**
+     * wakeups=wake-q: the task's state is TASK_UNINTERRUPTIBLE (or killable): from its set_current_state() in a wait
+     * loop until schedule() returns or the loop ends; only then does a wake_up_process() of it have an effect.
+     */
+    static final int SLEEPING_STATE = 1 << 20;
 
     /** Kernel function names and their bits. */
     static final String[] FUNCTIONS = {"rwsem_can_spin_on_owner", "rwsem_optimistic_spin", "rwsem_try_write_lock_unqueued",
@@ -212,6 +217,8 @@ final class TaskProgram {
             case OWNER_CMPXCHG -> String.format(o.text, dom.showOwner(arg0[node]), dom.showOwner(arg1[node]));
             case OWNER_OR, OWNER_ANDNOT -> String.format(o.text, dom.showOwner(arg0[node]).replace("NULL|", ""));
             case GRANT_READERS -> String.format(o.text, arg0[node]);
+            case WAKEQ_ADD -> String.format(o.text, waiterName(arg0[node]));
+            case CLEAR_TASK -> String.format(o.text, waiterName(arg0[node])) + (arg1[node] == 1 ? " and wake it (wakeups=atomic)" : "");
             case RD_NONSPINNABLE_SET -> String.format(o.text, arg0[node]);
             case WARN -> "WARN " + Op.Fault.values()[(int) arg0[node]].property + ": " + Op.Fault.values()[(int) arg0[node]].text;
             case FAULT -> {
@@ -220,6 +227,16 @@ final class TaskProgram {
                         : dom instanceof RwsemDomain.Xadd ? signed(arg1[node]) : RwsemBitsText.signed(arg1[node]));
             }
             default -> o.text;
+        };
+    }
+
+    /** The waiter a grant-loop operation names (its {@code arg0}). */
+    private static String waiterName(long which) {
+        return switch ((int) which) {
+            case RwSem.WAITER_FRONT -> "front waiter";
+            case RwSem.WAITER_WLIST -> "next waiter on wlist";
+            case RwSem.WAITER_CURRENT -> "that waiter";
+            default -> "front writer";
         };
     }
 
@@ -261,10 +278,12 @@ final class TaskProgram {
             case BOOL -> switch (o) {
                 case OSQ_LOCK -> outcome == 1 ? "= 1 (holds the osq: the spinner)" : "= 0 (need_resched: gives up)";
                 case SPIN_TRYLOCK -> outcome == 1 ? "= 1" : "= 0 (busy: no wake-up)";
+                case LOAD_TASK -> outcome == 1 ? "= NULL (granted)" : "= current (not granted)";
                 default -> "= " + outcome;
             };
             case INT -> "= " + outcome;
-            case TASK -> "= " + (outcome < dom.readers() ? "reader " + outcome : "writer " + (outcome - dom.readers()));
+            case TASK -> o != Op.FRONT_TASK && o != Op.WAKE_UP_Q && arg0[node] != RwSem.WAITER_WLIST ? ""
+                    : (o == Op.FRONT_TASK ? "= " : ": ") + (outcome < dom.readers() ? "reader " + outcome : "writer " + (outcome - dom.readers()));
             case NONE -> "";
         };
     }

@@ -27,18 +27,21 @@ import kcheck.model.StateKey;
  */
 class RwsemCanonicalFormTest {
 
-    @ParameterizedTest(name = "{0} readers={1} writers={2} rt={3} rounds={4}")
+    @ParameterizedTest(name = "{0} readers={1} writers={2} rt={3} rounds={4} wakeups={5}")
     @CsvSource({
-        "v6.12, 0, 2, all, 0",
-        "v6.12, 2, 1, none, 0",
-        "after, 2, 1, none, 0",
-        "after, 1, 2, none, 0",
+        "v6.12, 0, 2, all, 0, atomic",
+        "v6.12, 2, 1, none, 0, atomic",
+        "after, 2, 1, none, 0, atomic",
+        "after, 1, 2, none, 0, atomic",
+        "after, 2, 1, none, 0, wake-q",
+        "after, 1, 2, none, 1, spurious",
+        "v6.12, 2, 1, none, 1, wake-q",
     })
     void everyCanonicalFormIsAReachableStateAndItsOwnCanonicalForm(String variant, String readers, String writers, String rt,
-            String rounds) {
+            String rounds, String wakeups) {
         ModelFactory f = Models.get("rwsem-owner");
         Model m = f.create(variant, f.params(Map.of("readers", readers, "writers", writers, "rt", rt, "rounds", rounds,
-                "preempt", "writers")), Set.of("exclusion", "owner-sound", "deadlock-free"));
+                "preempt", "writers", "wakeups", wakeups)), Set.of("exclusion", "owner-sound", "deadlock-free", "no-lost-wakeup"));
         assertThat(m.reductions()).as("a configuration with a symmetry to check").isNotEmpty();
         Set<StateKey> seen = new HashSet<>();
         ArrayDeque<long[]> queue = new ArrayDeque<>();

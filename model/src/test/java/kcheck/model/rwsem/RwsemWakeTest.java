@@ -79,7 +79,11 @@ class RwsemWakeTest {
         sem.count = WB;
         wake(v, sem, RWSEM_WAKE_ANY);
         assertThat(sem.count).isEqualTo(WB + 2);
-        assertThat(sem.log).contains("grant 2");
+        if (v48(v)) {
+            assertThat(sem.log).containsSubsequence("grant 1", "grant 1");   /* v4.8: one reader at a time (wake_q_add, task = NULL) */
+        } else {
+            assertThat(sem.log).contains("grant 2");
+        }
         assertThat(sem.waitList).extracting(SoloSem.Waiter::type).containsExactly(W, R);
         // v4.8: rwsem_set_reader_owned(sem) after the trial grant
         assertThat(sem.owner).isEqualTo(v48(v) ? RWSEM_READER_OWNED : NULL);

@@ -507,6 +507,42 @@ public final class ThreadRwSem {
             return moved;
         }
 
+        /**
+         * The grant of one reader waiter: the front one, or the next moved one (v5.4+ 2nd pass). Real threads wake at the
+         * grant (the wake queue is not kept: wakeQAdd does nothing).
+         */
+        @Override
+        public void clearWaiterTask(int which) {
+            if (which == WAITER_CURRENT) {
+                if (pendingGrant) {
+                    pendingGrant = false;
+                    return;
+                }
+                which = WAITER_FRONT;
+            }
+            if (which == WAITER_FRONT) {
+                waitListGrantReaders(1);
+                return;
+            }
+            int r = movedList[0];
+            System.arraycopy(movedList, 1, movedList, 0, moved - 1);
+            moved--;
+            observer.readersGranted(task, new int[] {r});
+            queued.set(r, 0);
+            wakeQ = true;
+        }
+
+        /** True between a grant made at {@code clearWaiterTask(WAITER_WLIST)} and its {@code wakeQAdd(WAITER_CURRENT)}. */
+        private boolean pendingGrant;
+
+        @Override
+        public void wakeQAdd(int which) {
+            if (which == WAITER_WLIST) {
+                clearWaiterTask(WAITER_WLIST);                     /* granted here: its clearWaiterTask(CURRENT) is a no-op */
+                pendingGrant = true;
+            }
+        }
+
         @Override
         public void waitListWakeMoved() {
             int[] granted = java.util.Arrays.copyOf(movedList, moved);
