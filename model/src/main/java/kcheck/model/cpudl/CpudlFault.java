@@ -96,13 +96,18 @@ public final class CpudlFault {
      * Thrown by {@link Cpudl} when a call exceeds its access budget (set by the step runner): a
      * heapify loop that would never end in the kernel.
      */
-    static final class Runaway extends RuntimeException {
+    public static final class Runaway extends RuntimeException {
         private static final long serialVersionUID = 1L;
         final long budget;
 
         Runaway(long budget) {
             super(null, null, false, false);
             this.budget = budget;
+        }
+
+        /** The element accesses the call was allowed. */
+        public long budget() {
+            return budget;
         }
     }
 }

@@ -66,7 +66,8 @@ public final class CpudlSteps {
      * at most about ten fields; a call runs at most two heapify walks and a removal). Beyond it the
      * call is stopped: {@code bounded-work} VIOLATED.
      */
-    static long accessBudget(int n) {
+    /** The element accesses one call may make at {@code n} CPUs: O(log n) with room to spare (bounded-work). */
+    public static long accessBudget(int n) {
         return 64L * (kcheck.model.Layout.bitsFor(n) + 2);
     }
 

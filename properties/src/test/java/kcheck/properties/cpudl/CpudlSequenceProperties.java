@@ -12,6 +12,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 import kcheck.model.cpudl.Cpudl;
+import kcheck.model.cpudl.CpudlFault;
+import kcheck.model.cpudl.CpudlSteps;
 import kcheck.model.cpudl.CpudlFactory;
 import kcheck.model.cpudl.CpudlHeap;
 import kcheck.model.cpudl.CpudlInvariants;
@@ -50,11 +52,20 @@ class CpudlSequenceProperties {
      */
     static Optional<String> check(CpudlHeap heap, int n, long clock, List<Call> calls) {
         Cpudl cp = Cpudl.init(n);
+        /* as the model's bounded-work: a heapify loop that never ends is a finding, not a hang of the suite */
+        cp.setAccessBudget(CpudlSteps.accessBudget(n));
         PlainMap ref = new PlainMap();
         Cpumask later = new Cpumask(n);
         for (int i = 0; i < calls.size(); i++) {
             Call c = calls.get(i);
-            int answer = c.apply(heap, cp, clock, later);
+            int answer;
+            cp.resetWrites();
+            try {
+                answer = c.apply(heap, cp, clock, later);
+            } catch (CpudlFault.Runaway e) {
+                return Optional.of("after call " + (i + 1) + " (" + c.show(clock, n) + "): bounded-work: the call made more than "
+                        + e.budget() + " element accesses (a loop that does not end)");
+            }
             String why;
             if (c.kind() == Call.SET) {
                 ref.set(c.cpu(), c.dl(clock));
