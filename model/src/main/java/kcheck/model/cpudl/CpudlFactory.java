@@ -89,7 +89,13 @@ public final class CpudlFactory implements ModelFactory {
             .variant(VariantInfo.mutant("mutant-find-ignores-capacity", "v6.12, but cpudl_find offers every free allowed CPU without "
                     + "checking its capacity"), CpudlMutants.FindIgnoresCapacity::new)
             .variant(VariantInfo.mutant("mutant-heapify-up-loops", "v4.9, but cpudl_heapify_up pulls the parent down without moving "
-                    + "idx up: the loop never ends once an entry has to climb"), CpudlMutants.HeapifyUpLoops::new);
+                    + "idx up: the loop never ends once an entry has to climb"), CpudlMutants.HeapifyUpLoops::new)
+            .variant(VariantInfo.mutant("mutant-offline-off-by-one", "v6.12, but rq_offline_dl clears cpu + 1: the last CPU's "
+                    + "neighbour is not a present CPU"), CpudlMutants.OfflineOffByOne::new)
+            .variant(VariantInfo.mutant("mutant-clear-poisons-slot", "v4.9, but cpudl_clear poisons the slot it vacates with "
+                    + "nr_cpu_ids: an empty heap's root is not a CPU"), CpudlMutants.ClearPoisonsVacatedSlot::new)
+            .variant(VariantInfo.mutant("mutant-clear-shrinks-without-entry", "v4.9, but cpudl_clear decrements cp->size before "
+                    + "its IDX_INVALID check: clearing a CPU with no entry shrinks the heap"), CpudlMutants.ClearShrinksWithoutEntry::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);

@@ -136,4 +136,96 @@ public final class CpudlMutants {
             cp.setIdx(cp.cpu(idx), idx);
         }
     }
+
+    /**
+     * v6.12's {@code rq_offline_dl()} with an off-by-one CPU id ({@code cpudl_clear(cp, rq->cpu + 1,
+     * false)}): the last CPU's neighbour is not a present CPU. Fires {@code WARN_ON(!cpu_present(cpu))}
+     * in {@code cpudl_clear()}: {@code warn-cpu-present}.
+     */
+    public static final class OfflineOffByOne extends CpudlV612 {
+        @Override
+        public String version() {
+            return "v6.12 (mutant: rq_offline_dl off by one cpu)";
+        }
+
+        @Override
+        @Kernel(function = "rq_offline_dl", file = "kernel/sched/deadline.c", version = "v6.12 (mutant: cpu + 1)")
+        public void rqOfflineDl(Cpudl cp, int cpu) {
+            clear(cp, cpu + 1, false);
+        }
+    }
+
+    /**
+     * v4.9's {@code cpudl_clear()} that poisons the slot it vacates with {@code nr_cpu_ids} (the "no
+     * CPU" value of the cpumask iterators) after {@code cp->size--}. Once the heap is empty its root
+     * is that poison, and {@code cpudl_find()} reads the root unconditionally: {@code
+     * WARN_ON(best_cpu != -1 && !cpu_present(best_cpu))}, {@code warn-find-best-cpu}.
+     */
+    public static final class ClearPoisonsVacatedSlot extends CpudlV49 {
+        @Override
+        public String version() {
+            return "v4.9 (mutant: vacated slot poisoned)";
+        }
+
+        @Override
+        @Kernel(function = "cpudl_clear", file = "kernel/sched/cpudeadline.c", version = "v4.9 (mutant: vacated slot poisoned)")
+        public void clear(Cpudl cp, int cpu) {
+            int oldIdx;
+            int newCpu;
+
+            cp.warnOn(!cp.cpuPresent(cpu), CpudlFault.WARN_CPU_PRESENT, cpu);
+
+            oldIdx = cp.idx(cpu);
+            if (oldIdx == IDX_INVALID) {
+                /* Nothing to remove if old_idx was invalid. */
+            } else {
+                newCpu = cp.cpu(cp.size - 1);
+                cp.setDl(oldIdx, cp.dl(cp.size - 1));
+                cp.setCpu(oldIdx, newCpu);
+                cp.size--;
+                cp.setCpu(cp.size, cp.nrCpus());     /* the mutation: poison the vacated slot */
+                cp.setIdx(newCpu, oldIdx);
+                cp.setIdx(cpu, IDX_INVALID);
+                cpudlHeapify(cp, oldIdx);
+
+                cp.freeCpus.setCpu(cpu);
+            }
+        }
+    }
+
+    /**
+     * v4.9's {@code cpudl_clear()} with {@code cp->size--} moved above the {@code old_idx ==
+     * IDX_INVALID} check: clearing a CPU that has no entry still shrinks the heap, and on an empty
+     * heap {@code cp->size} goes to -1. Breaks {@code sanity-fields}.
+     */
+    public static final class ClearShrinksWithoutEntry extends CpudlV49 {
+        @Override
+        public String version() {
+            return "v4.9 (mutant: size-- above the IDX_INVALID check)";
+        }
+
+        @Override
+        @Kernel(function = "cpudl_clear", file = "kernel/sched/cpudeadline.c", version = "v4.9 (mutant: size-- hoisted)")
+        public void clear(Cpudl cp, int cpu) {
+            int oldIdx;
+            int newCpu;
+
+            cp.warnOn(!cp.cpuPresent(cpu), CpudlFault.WARN_CPU_PRESENT, cpu);
+
+            oldIdx = cp.idx(cpu);
+            cp.size--;                               /* the mutation: was inside the else branch */
+            if (oldIdx == IDX_INVALID) {
+                /* Nothing to remove if old_idx was invalid. */
+            } else {
+                newCpu = cp.cpu(cp.size);
+                cp.setDl(oldIdx, cp.dl(cp.size));
+                cp.setCpu(oldIdx, newCpu);
+                cp.setIdx(newCpu, oldIdx);
+                cp.setIdx(cpu, IDX_INVALID);
+                cpudlHeapify(cp, oldIdx);
+
+                cp.freeCpus.setCpu(cpu);
+            }
+        }
+    }
 }

@@ -198,4 +198,22 @@ public final class RwsemMutants {
             sem.rawSpinUnlockIrq();
         }
     }
+
+    /**
+     * v6.12's {@code rwsem_wake()} without {@code raw_spin_lock_irqsave(&sem->wait_lock)} around
+     * {@code rwsem_mark_wake()}: the wait list is walked and the readers granted unlocked. Fails
+     * {@code lockdep_assert_held(&sem->wait_lock)} in {@code rwsem_mark_wake()}: {@code
+     * warn-wait-lock-held}.
+     */
+    public static final class WakeWithoutWaitLock extends RwsemV612 {
+        @Override
+        @Kernel(function = "rwsem_wake", file = "kernel/locking/rwsem.c", version = "v6.12 (mutant: wait_lock not taken)")
+        protected void rwsemWake(RwSem sem) {
+            sem.wakeQInit();
+            if (!sem.listEmpty()) {
+                rwsemMarkWake(sem, RwsemCount.RWSEM_WAKE_ANY);
+            }
+            sem.wakeUpQ();
+        }
+    }
 }

@@ -152,7 +152,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.mutant("mutant-no-handoff-request", "v6.12, but a waiter never sets the handoff bit"),
                     RwsemMutants.NoHandoffRequest::new)
             .variant(VariantInfo.mutant("mutant-reader-spin-no-deadline", "v6.12, but a writer spins on readers without the"
-                    + " rspin_threshold time limit"), RwsemMutants.ReaderSpinWithoutDeadline::new);
+                    + " rspin_threshold time limit"), RwsemMutants.ReaderSpinWithoutDeadline::new)
+            .variant(VariantInfo.mutant("mutant-wake-without-wait-lock", "v6.12, but rwsem_wake calls rwsem_mark_wake without"
+                    + " taking sem->wait_lock"), RwsemMutants.WakeWithoutWaitLock::new);
 
     static String describe(String id) {
         return CATALOG.describe(id);
