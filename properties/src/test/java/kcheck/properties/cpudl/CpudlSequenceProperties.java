@@ -53,18 +53,21 @@ class CpudlSequenceProperties {
     static Optional<String> check(CpudlHeap heap, int n, long clock, List<Call> calls) {
         Cpudl cp = Cpudl.init(n);
         /* as the model's bounded-work: a heapify loop that never ends is a finding, not a hang of the suite */
-        cp.setAccessBudget(CpudlSteps.accessBudget(n));
+        long budget = CpudlSteps.accessBudget(n);
         PlainMap ref = new PlainMap();
         Cpumask later = new Cpumask(n);
         for (int i = 0; i < calls.size(); i++) {
             Call c = calls.get(i);
             int answer;
             cp.resetWrites();
+            cp.setAccessBudget(budget); /* the call only: the checks below read every element */
             try {
                 answer = c.apply(heap, cp, clock, later);
             } catch (CpudlFault.Runaway e) {
                 return Optional.of("after call " + (i + 1) + " (" + c.show(clock, n) + "): bounded-work: the call made more than "
                         + e.budget() + " element accesses (a loop that does not end)");
+            } finally {
+                cp.setAccessBudget(0);
             }
             String why;
             if (c.kind() == Call.SET) {
