@@ -19,7 +19,8 @@ import kcheck.engine.RunResult;
 
 /**
  * Three cluster nodes in this JVM (three actor systems, talking over Artery TCP on loopback): on
- * every baseline group at quick bounds decided within {@link Groups#CAP} states, the verdicts,
+ * every baseline group at quick bounds decided within {@link Groups#CAP} states (the default build: every
+ * third of them; {@code -Dkcheck.long=true}, as .ci/run's long tests: all), the verdicts,
  * distinct-state counts and shortest-trace lengths of one machine; one printed line names the
  * groups left to {@code -Pcluster-full} ({@code -Dkcheck.cluster.full=true}: every group at the
  * baseline's full bounds).
@@ -27,6 +28,7 @@ import kcheck.engine.RunResult;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalClusterTest {
     static final boolean FULL = Boolean.getBoolean("kcheck.cluster.full");
+    static final boolean LONG = Boolean.getBoolean("kcheck.long");
     final List<ActorSystem<?>> systems = new ArrayList<>();
 
     @BeforeAll
@@ -45,7 +47,18 @@ class LocalClusterTest {
 
     @TestFactory
     Stream<DynamicTest> threeNodesGiveTheOneMachineResultOnEveryBaselineGroup() {
-        List<Groups.Group> groups = FULL ? Groups.all(false) : Groups.decidedUnderCap(Groups.all(true), "local cluster");
+        List<Groups.Group> groups;
+        if (FULL) {
+            groups = Groups.all(false);
+        } else {
+            /* the default build: every third group in baseline order (all four models stay covered); -Dkcheck.long=true: all */
+            List<Groups.Group> candidates = Groups.all(true, LONG ? 1 : 3);
+            if (!LONG) {
+                System.out.println("[local cluster] the default build takes every third baseline group, " + candidates.size() + " of "
+                        + Groups.count(true) + "; -Dkcheck.long=true takes all");
+            }
+            groups = Groups.decidedUnderCap(candidates, "local cluster");
+        }
         return groups.stream().map(g -> DynamicTest.dynamicTest(g.name(), () -> {
             RunResult one = FULL ? Groups.oneMachine(g) : Groups.oneMachineUnderCap(g);
             RunResult three = PekkoCluster.run(g.model(), Options.defaults(), systems.get(0), 3);
