@@ -20,7 +20,7 @@ import kcheck.engine.RunResult;
 /**
  * Three cluster nodes in this JVM (three actor systems, talking over Artery TCP on loopback): on
  * every baseline group at quick bounds decided within {@link Groups#CAP} states (the default build: every
- * fifth of them; {@code -Dkcheck.long=true}, as .ci/run's long tests: all), the verdicts,
+ * tenth of them; {@code -Dkcheck.long=true}, as .ci/run's long tests: all), the verdicts,
  * distinct-state counts and shortest-trace lengths of one machine; one printed line names the
  * groups left to {@code -Pcluster-full} ({@code -Dkcheck.cluster.full=true}: every group at the
  * baseline's full bounds).
@@ -51,10 +51,10 @@ class LocalClusterTest {
         if (FULL) {
             groups = Groups.all(false);
         } else {
-            /* the default build: every fifth group in baseline order (all four models stay covered); -Dkcheck.long=true: all */
-            List<Groups.Group> candidates = Groups.all(true, LONG ? 1 : 5);
+            /* the default build: every tenth group in baseline order (all four models stay covered); -Dkcheck.long=true: all */
+            List<Groups.Group> candidates = Groups.all(true, LONG ? 1 : 10);
             if (!LONG) {
-                System.out.println("[local cluster] the default build takes every fifth baseline group, " + candidates.size() + " of "
+                System.out.println("[local cluster] the default build takes every tenth baseline group, " + candidates.size() + " of "
                         + Groups.count(true) + "; -Dkcheck.long=true takes all");
             }
             groups = Groups.decidedUnderCap(candidates, "local cluster");
