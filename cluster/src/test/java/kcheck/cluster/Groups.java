@@ -37,23 +37,27 @@ final class Groups {
 
     /** How many groups the baseline has (no model built). */
     static int count(boolean quick) {
-        Set<String> keys = new LinkedHashSet<>();
-        for (Baseline.Entry e : Baseline.read(Path.of("..", "kcheck-baseline.json")).entries()) {
-            keys.add(e.model() + " " + e.variant() + " " + e.effectiveParams(quick));
+        return Keyed.of(quick).props().size();
+    }
+
+    /** The baseline's groups by key ("model variant params"), in baseline order: every property each names, and its first entry. */
+    private record Keyed(Map<String, Set<String>> props, Map<String, Baseline.Entry> first) {
+        static Keyed of(boolean quick) {
+            Keyed k = new Keyed(new LinkedHashMap<>(), new LinkedHashMap<>());
+            for (Baseline.Entry e : Baseline.read(Path.of("..", "kcheck-baseline.json")).entries()) {
+                String key = e.model() + " " + e.variant() + " " + e.effectiveParams(quick);
+                k.props.computeIfAbsent(key, x -> new LinkedHashSet<>()).add(e.property());
+                k.first.putIfAbsent(key, e);
+            }
+            return k;
         }
-        return keys.size();
     }
 
     /** Every {@code stride}-th group in baseline order (models are built only for those). */
     static List<Group> all(boolean quick, int stride) {
-        Baseline b = Baseline.read(Path.of("..", "kcheck-baseline.json"));
-        Map<String, Set<String>> props = new LinkedHashMap<>();
-        Map<String, Baseline.Entry> first = new LinkedHashMap<>();
-        for (Baseline.Entry e : b.entries()) {
-            String key = e.model() + " " + e.variant() + " " + e.effectiveParams(quick);
-            props.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(e.property());
-            first.putIfAbsent(key, e);
-        }
+        Keyed k = Keyed.of(quick);
+        Map<String, Set<String>> props = k.props();
+        Map<String, Baseline.Entry> first = k.first();
         List<Group> out = new ArrayList<>();
         int i = 0;
         for (Map.Entry<String, Set<String>> g : props.entrySet()) {
@@ -80,8 +84,10 @@ final class Groups {
         return ONE.computeIfAbsent(g.name(), k -> Engine.check(g.model(), Options.defaults().withWorkers(1)));
     }
 
-    /** Groups over this many states at quick bounds take tens of seconds on three nodes: the default build leaves them to -Pcluster-full. */
-    /** 50,000 states in the default build; 400,000 with -Dkcheck.long=true (.ci/run's long tests). */
+    /**
+     * Groups over this many states at quick bounds take tens of seconds on three nodes: the default build leaves them to
+     * -Pcluster-full. 50,000 states in the default build; 400,000 with -Dkcheck.long=true (.ci/run's long tests).
+     */
     static final long CAP = Boolean.getBoolean("kcheck.long") ? 400_000 : 50_000;
 
     /**

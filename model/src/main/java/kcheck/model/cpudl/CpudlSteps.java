@@ -64,9 +64,8 @@ public final class CpudlSteps {
     /**
      * The element accesses one call may make: O(log n), generous (a heapify level reads and writes
      * at most about ten fields; a call runs at most two heapify walks and a removal). Beyond it the
-     * call is stopped: {@code bounded-work} VIOLATED.
+     * call is stopped: {@code bounded-work} VIOLATED. Public: the generated-input suite bounds its calls the same way.
      */
-    /** The element accesses one call may make at {@code n} CPUs: O(log n) with room to spare (bounded-work). */
     public static long accessBudget(int n) {
         return 64L * (kcheck.model.Layout.bitsFor(n) + 2);
     }
