@@ -66,6 +66,29 @@ final class BenchCommand implements Callable<Integer> {
             new Entry("lb-redo", "before", Map.of("cpus", "16", "groups", "16", "scenario", "pinned", "hot", "none")),
             new Entry("lb-redo", "v6.12", Map.of("cpus", "6", "groups", "2", "topology", "cluster")));
 
+    private int startup() throws Exception {
+        if (jmh || variantFile != null || !models.isEmpty()) {
+            throw new UsageException("--startup measures fixed short commands: it takes no MODEL, --variant-file or --jmh");
+        }
+        if (runs < 1 || runs > 1000) {
+            throw new UsageException("--runs must be between 1 and 1000, got " + runs);
+        }
+        String self = launcher != null ? launcher : System.getenv("KCHECK_LAUNCHER");
+        if (self == null) {
+            String jar = BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().getPath();
+            if (!jar.endsWith(".jar")) {
+                throw new UsageException("--startup: name the kcheck to measure with --launcher (this run was not started by the launcher or a jar)");
+            }
+            self = jar;
+        }
+        for (String k : against == null ? List.of(self) : List.of(self, against)) {
+            if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(k))) {
+                throw new UsageException("--startup: no such file: " + k);
+            }
+        }
+        return new StartupBench(self, against, runs).run(json, System.out);
+    }
+
     private static List<String> concat(List<String> a, String b) {
         List<String> out = new ArrayList<>(a);
         out.add(b);
@@ -97,9 +120,31 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--jmh-include", paramLabel = "REGEX", description = "only the JMH benchmarks matching REGEX")
     String jmhInclude = "kcheck\\.bench\\..*";
 
+    @Option(names = "--startup", description = "measure start-up instead: the whole-process time of short commands (--version, "
+            + "small rq-lock checks), each run a new process, with where the time went (JVM start, command line, model set-up, "
+            + "search, report and exit)")
+    boolean startup;
+
+    @Option(names = "--against", paramLabel = "KCHECK|JAR", description = "with --startup: alternate every run with this other "
+            + "kcheck (a launcher script, or a release jar run with java -jar) and give both medians and their ratio")
+    String against;
+
+    @Option(names = "--runs", paramLabel = "N", description = "with --startup: runs per command and side (default: ${DEFAULT-VALUE})")
+    int runs = 11;
+
+    @Option(names = "--launcher", paramLabel = "KCHECK", description = "with --startup: the kcheck to measure (default: the "
+            + "launcher that started this run, or the release jar this runs from)")
+    String launcher;
+
     @Override
     public Integer call() throws Exception {
         guard.apply();
+        if (startup) {
+            return startup();
+        }
+        if (against != null || launcher != null) {
+            throw new UsageException("--against and --launcher go with --startup");
+        }
         if (jmh) {
             org.openjdk.jmh.runner.options.Options o = new org.openjdk.jmh.runner.options.OptionsBuilder()
                     .include(jmhInclude).build();

@@ -112,6 +112,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        StartupClock.mark("parsed");
         guard.apply();
         String fmt = json ? "json" : format.toLowerCase(java.util.Locale.ROOT);
         if (!fmt.equals("text") && !fmt.equals("mail") && !fmt.equals("json")) {
@@ -139,6 +140,7 @@ final class CheckCommand implements Callable<Integer> {
         }
         VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
         Model m = Instances.create(model, variant == null ? "after" : variant, vf, cpus, params, properties);
+        StartupClock.mark("model");
         List<Path> targets = traceTargets(m);
         MetricsCsv.checkTarget(metricsCsv, force);
         Options run = options.withListener(search.withCheckpointNotes(ProgressPrinter.create(quiet, progressInterval)));
@@ -161,6 +163,7 @@ final class CheckCommand implements Callable<Integer> {
             throw new UsageException(e.getMessage());
         }
         ProgressPrinter.done(run.listener());
+        StartupClock.mark("searched");
         return vf == null ? report(m, r, run, targets, null, fmt, cols)
                 : VariantFiles.guard(vf, () -> report(m, r, run, targets, vf, fmt, cols));
     }

@@ -21,9 +21,6 @@ import picocli.CommandLine.Command;
             + "claims (exhaustively, within stated bounds), shows the counterexample the unpatched code allows, and gates CI "
             + "on those verdicts.", "", "Verdicts: HOLDS (exhaustive, nothing found), VIOLATED (with a trace), INCOMPLETE (a "
             + "limit was hit first; never reported as HOLDS)."},
-        subcommands = {ListCommand.class, CheckCommand.class, VerifyCommand.class, ReplayCommand.class, RenderCommand.class,
-            BenchCommand.class, VariantCommand.class, SimulateCommand.class, WorkerCommand.class,
-            kcheck.conform.ConformCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes, one meaning each: 0 every checked property holds, exhaustively within the bounds (verify: "
             + "every verdict as the baseline; replay --prove: the regression proof); 1 a property is violated, with a trace "
             + "(verify: a verdict differs; replay: the trace reproduces), however the run ended; 2 usage or input error, an error "
@@ -36,6 +33,29 @@ import picocli.CommandLine.Command;
             "  kcheck verify --quick",
             "  kcheck help check"})
 public final class Main implements Runnable {
+
+    /**
+     * The subcommands by name, in the order help lists them. Picocli reflects over a command's
+     * options when it is registered, so {@link #run} registers only the one a command line names
+     * (start-up of a small check), none for {@code kcheck --version}, and every one for help, a bare
+     * {@code kcheck}, any other option first or an unknown name (so picocli's suggestions still see
+     * them all).
+     */
+    private static final java.util.LinkedHashMap<String, java.util.function.Supplier<Object>> SUBCOMMANDS = new java.util.LinkedHashMap<>();
+
+    static {
+        SUBCOMMANDS.put("list", ListCommand::new);
+        SUBCOMMANDS.put("check", CheckCommand::new);
+        SUBCOMMANDS.put("verify", VerifyCommand::new);
+        SUBCOMMANDS.put("replay", ReplayCommand::new);
+        SUBCOMMANDS.put("render", RenderCommand::new);
+        SUBCOMMANDS.put("bench", BenchCommand::new);
+        SUBCOMMANDS.put("variant", VariantCommand::new);
+        SUBCOMMANDS.put("simulate", SimulateCommand::new);
+        SUBCOMMANDS.put("worker", WorkerCommand::new);
+        SUBCOMMANDS.put("conform", kcheck.conform.ConformCommand::new);
+        SUBCOMMANDS.put("help", CommandLine.HelpCommand::new);
+    }
 
     /** {@code --version}: the version and git revision the jar was built from, and the JVM. */
     public static final class Version implements CommandLine.IVersionProvider {
@@ -52,6 +72,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        StartupClock.start();
         Interrupts.install();
         ExitGuard.install();
         int code;
@@ -60,6 +81,7 @@ public final class Main implements Runnable {
         } catch (Throwable t) {
             code = ExitCodes.USAGE;
         }
+        StartupClock.finish();
         ExitGuard.exit(code);
     }
 
@@ -68,7 +90,10 @@ public final class Main implements Runnable {
         try {
             Session.start(args);
             Watchdog.handler(ExitGuard::tripped);
-            CommandLine cl = commandLine();
+            StartupClock.mark("session");
+            CommandLine cl = commandLine(args.length == 1 && (args[0].equals("--version") || args[0].equals("-V")) ? ""
+                    : args.length > 0 && SUBCOMMANDS.containsKey(args[0]) && !args[0].equals("help") ? args[0] : null);
+            StartupClock.mark("spec");
             return cl.execute(args);
         } catch (Throwable t) {
             return failed(t);
@@ -77,7 +102,22 @@ public final class Main implements Runnable {
 
     /** The command line with every subcommand, as {@link #run} executes it (and the build documents it). */
     public static CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /** The command line with only subcommand {@code only} registered, none if it is empty ({@code kcheck --version}), or every one if it is null. */
+    static CommandLine commandLine(String only) {
+        /* picocli registers a converter for each java.time and java.sql type by reflection (about 40 ms
+           at start-up); no option of kcheck has such a type (durations are strings: 250ms, 5m) */
+        if (System.getProperty("picocli.converters.excludes") == null) {
+            System.setProperty("picocli.converters.excludes", "java.time.*,java.sql.*");
+        }
         CommandLine cl = new CommandLine(new Main());
+        SUBCOMMANDS.forEach((name, make) -> {
+            if (only == null || only.equals(name)) {
+                cl.addSubcommand(name, make.get());
+            }
+        });
         versions(cl);
         cl.setParameterExceptionHandler((ex, args) -> {
             String cmd = ex.getCommandLine().getCommandSpec().qualifiedName(" ");

@@ -75,7 +75,11 @@ public final class TraceFactory {
     }
 
     private static ModelFactory factory(String name) {
-        return Models.all().stream().filter(x -> x.name().equals(name)).findFirst().orElse(null);
+        try {
+            return Models.get(name);
+        } catch (kcheck.model.ModelInputException e) {
+            return null;
+        }
     }
 
     /** {@code t} recording the variant file it was produced on ({@code "path (sha256 HEX)"}; null: none). */

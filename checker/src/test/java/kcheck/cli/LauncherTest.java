@@ -51,7 +51,9 @@ class LauncherTest {
         Files.writeString(src, "package kcheck.cli;\npublic class Main {\n  public static void main(String[] a) {\n"
                 + "    System.out.println(\"fake kcheck \" + String.join(\" \", a));\n"
                 + "    System.out.println(\"class path \" + System.getProperty(\"java.class.path\"));\n"
-                + "    System.out.println(\"fake.opt \" + System.getProperty(\"fake.opt\"));\n  }\n}\n");
+                + "    System.out.println(\"fake.opt \" + System.getProperty(\"fake.opt\"));\n"
+                + "    System.out.println(\"jvm \" + String.join(\" \", java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));\n"
+                + "  }\n}\n");
         Path classes = Files.createDirectories(dir.resolve("classes"));
         int javac = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), src.toString());
         assertThat(javac).as("javac of the fake Main").isZero();
@@ -158,6 +160,58 @@ class LauncherTest {
         assertThat(second.err()).as("built already: nothing to say").isEmpty();
         assertThat(second.out()).startsWith("fake kcheck list\n").contains("fake.opt given");
         assertThat(mvnCalls()).as("no second build").hasSize(1);
+    }
+
+    /** The class-data-sharing archives beside the release jar. */
+    List<Path> archives() throws IOException {
+        try (var s = Files.list(repo.resolve("checker/target"))) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".jsa")).sorted().toList();
+        }
+    }
+
+    @Test
+    void aBuiltJarGetsOneClassDataSharingArchiveFromATrainingRunAndEveryRunUsesItQuietly() throws Exception {
+        builtCopy();
+
+        Run first = run(Map.of(), "list");
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(first.err()).as("the training run says nothing").isEmpty();
+        assertThat(first.out()).startsWith("fake kcheck list\n");
+        assertThat(archives()).singleElement().satisfies(a -> assertThat(a.getFileName().toString())
+                .startsWith("kcheck-0.1.0-SNAPSHOT-cds-").endsWith(".jsa"));
+        Path archive = archives().get(0);
+        assertThat(first.out()).contains("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off");
+        FileTime made = Files.getLastModifiedTime(archive);
+
+        Run second = run(Map.of(), "list");
+        assertThat(second.err()).isEmpty();
+        assertThat(second.out()).contains("-XX:SharedArchiveFile=" + archive);
+        assertThat(Files.getLastModifiedTime(archive)).as("not made again for the same jar").isEqualTo(made);
+    }
+
+    @Test
+    void kcheckCdsZeroMakesNoArchiveAndPassesNoArchiveOption() throws Exception {
+        builtCopy();
+        Run r = run(Map.of("KCHECK_CDS", "0"), "list");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("fake kcheck list\n").doesNotContain("SharedArchiveFile");
+        assertThat(archives()).isEmpty();
+    }
+
+    @Test
+    void aFailedTrainingRunLeavesAMarkerIsNotRetriedAndTheUsersRunStillRuns() throws Exception {
+        builtCopy();
+        /* a jar the JVM cannot run as kcheck.cli.Main: the training run fails */
+        Files.copy(emptyJar, repo.resolve(RELEASE_JAR), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        age(repo.resolve(RELEASE_JAR), 1800);
+
+        Run r = run(Map.of(), "list");
+        assertThat(r.exit()).as("the user's own run fails the same way, with the JVM's message").isNotZero();
+        assertThat(archives()).isEmpty();
+        try (var s = Files.list(repo.resolve("checker/target"))) {
+            assertThat(s.map(p -> p.getFileName().toString()).toList()).anyMatch(n -> n.endsWith(".jsa.failed"))
+                    .noneMatch(n -> n.matches(".*\\.jsa\\.[0-9]+"));
+        }
     }
 
     @Test
