@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 
@@ -32,14 +33,25 @@ class VerifyCommandTest {
         return new ObjectMapper().readTree(BASELINE.toFile()).get("entries").size();
     }
 
+    /**
+     * -Dkcheck.long=true (.ci/run's long tests): the whole quick catalogue. The default build runs its
+     * third shard (the cheapest: about 5 s of the 15, with rq-lock's overtake chart and both series):
+     * every entry's verdict at full bounds is gated by CI's first step, {@code ./kcheck verify}.
+     */
+    static final boolean LONG = Boolean.getBoolean("kcheck.long");
+
     @Test
     void quickVerifyMatchesTheBuiltInBaselineAndWritesValidJUnitXmlMarkdownAndHtml(@TempDir Path dir) throws Exception {
         Path xml = dir.resolve("kcheck.xml");
         Path md = dir.resolve("kcheck.md");
         Path html = dir.resolve("kcheck.html");
         Path traces = dir.resolve("new/traces");
-        Cli c = Cli.run("verify", "--quick", "--junit-xml", xml.toString(),
-                "--markdown", md.toString(), "--html", html.toString(), "--trace-dir", traces.toString(), "--quiet");
+        List<String> args = new java.util.ArrayList<>(List.of("verify", "--quick", "--junit-xml", xml.toString(),
+                "--markdown", md.toString(), "--html", html.toString(), "--trace-dir", traces.toString(), "--quiet"));
+        if (!LONG) {
+            args.addAll(List.of("--shard", "3/3"));
+        }
+        Cli c = Cli.run(args.toArray(String[]::new));
         assertThat(c.exit).as(c.out + c.err).isZero();
         assertThat(c.out).contains("entries from kcheck-baseline.json (built in)").contains("QUICK bounds")
                 .contains("verdicts match the baseline");
@@ -54,7 +66,11 @@ class VerifyCommandTest {
         Element suites = doc.getDocumentElement();
         assertThat(suites.getTagName()).isEqualTo("testsuites");
         NodeList cases = doc.getElementsByTagName("testcase");
-        assertThat(cases.getLength()).isEqualTo(entries());
+        if (LONG) {
+            assertThat(cases.getLength()).isEqualTo(entries());
+        } else {
+            assertThat(cases.getLength()).as("one shard: some entries, not all").isPositive().isLessThan(entries());
+        }
         assertThat(doc.getElementsByTagName("failure").getLength()).isZero();
         assertThat(((Element) cases.item(0)).getAttribute("classname")).startsWith("kcheck.");
         assertThat(Files.readString(md)).contains("| model | property | variant |").contains("match the baseline");
