@@ -26,12 +26,14 @@ import kcheck.model.StepSink;
 final class ProgressCycles {
     private final Search search;
     private final ExactStore store;
+    private final Model model;
     private final int w;
     private int ticks;
 
     ProgressCycles(Search search, ExactStore store) {
         this.search = search;
         this.store = store;
+        this.model = search.model.fork();
         this.w = search.w;
     }
 
@@ -51,27 +53,17 @@ final class ProgressCycles {
 
     void check() {
         Checks c = search.checks;
-        if (c.progress.length == 0) {
-            return;
-        }
-        int n = (int) store.idBound();
-        int decided = 0;
-        try {
-            poll();
-            search.options.listener().phase(String.format(java.util.Locale.ROOT, "cycle analysis: the graph of %,d states, "
-                    + "built once for %d propert%s", store.size(), c.progress.length, c.progress.length == 1 ? "y" : "ies"));
-            Shared shared = build(c.progress, n);
-            for (int i = 0; i < c.progress.length; i++) {
-                search.options.listener().phase(String.format(java.util.Locale.ROOT, "cycle analysis of %s over %,d states",
-                        c.progress[i].id(), store.size()));
+        for (int i = 0; i < c.progress.length; i++) {
+            search.options.listener().phase(String.format(java.util.Locale.ROOT, "cycle analysis of %s over %,d states",
+                    c.progress[i].id(), store.size()));
+            try {
                 poll();
-                Graph g = shared.view(i);
-                c.progressLassos[i] = c.progress[i].fair() ? findFair(g, n) : find(g, n);
-                decided = i + 1;
-            }
-        } catch (Stopped e) {
-            for (int j = decided; j < c.progress.length; j++) {
-                c.progressUndecided[j] = true;
+                c.progressLassos[i] = c.progress[i].fair() ? findFair(c.progress[i]) : find(c.progress[i]);
+            } catch (Stopped e) {
+                for (int j = i; j < c.progress.length; j++) {
+                    c.progressUndecided[j] = true;
+                }
+                return;
             }
         }
     }
@@ -93,279 +85,75 @@ final class ProgressCycles {
     /** The non-progress graph in compressed rows: successors of v are targets[offset[v] .. offset[v+1]). */
     private static final class Graph {
         int[] offset;
-        int[] target;
-        char[] ordinal;
+        int[] target = new int[1024];
+        char[] ordinal = new char[1024];
         /** Step class of each edge, only for fair progress properties. */
         byte[] cls;
         /** Classes each state owes, only for fair progress properties. */
         long[] owed;
         int edges;
-    }
 
-    /**
-     * Every edge between stored states, from one expansion of every state for all the progress
-     * properties at once (successor generation and the store lookups are most of the analysis's
-     * cost, so the expansion runs on the search's workers, each over a contiguous range of ids):
-     * for each edge, which properties count it as progress (bit i of {@code progress}), and for each
-     * fair property the edge's step class and each state's owed classes.
-     */
-    private static final class Shared {
-        final int[] offset;
-        final int[] target;
-        final char[] ordinal;
-        /** Bit i: the edge is a progress step of property i. */
-        final int[] progress;
-        /** Per fair property: the step class of each edge that is not progress for it; null for the others. */
-        final byte[][] cls;
-        /** Per fair property: the classes each state owes; null for the others. */
-        final long[][] owed;
-        final int edges;
-
-        /** The parts' edges end to end (the parts cover ids 0..n in order). */
-        Shared(Part[] parts, int n, long[][] owed) {
-            int total = 0;
-            for (Part p : parts) {
-                total += p.edges;
-            }
-            this.edges = total;
-            this.owed = owed;
-            offset = new int[n + 1];
-            target = new int[Math.max(total, 1)];
-            ordinal = new char[target.length];
-            progress = new int[target.length];
-            cls = new byte[owed.length][];
-            for (int i = 0; i < owed.length; i++) {
-                if (owed[i] != null) {
-                    cls[i] = new byte[target.length];
-                }
-            }
-            int base = 0;
-            for (Part p : parts) {
-                for (int v = p.lo; v < p.hi; v++) {
-                    offset[v] = base + p.offset[v - p.lo];
-                }
-                System.arraycopy(p.target, 0, target, base, p.edges);
-                System.arraycopy(p.ordinal, 0, ordinal, base, p.edges);
-                System.arraycopy(p.progress, 0, progress, base, p.edges);
-                for (int i = 0; i < cls.length; i++) {
-                    if (cls[i] != null) {
-                        System.arraycopy(p.cls[i], 0, cls[i], base, p.edges);
-                    }
-                }
-                base += p.edges;
-            }
-            offset[n] = base;
-        }
-
-        /** Property i's non-progress graph: the edges it does not count as progress. */
-        Graph view(int i) {
-            Graph g = new Graph();
-            int n = offset.length - 1;
-            int bit = 1 << i;
-            int kept = 0;
-            for (int e = 0; e < edges; e++) {
-                if ((progress[e] & bit) == 0) {
-                    kept++;
-                }
-            }
-            if (kept == edges) {
-                /* no edge is progress for property i (always so when it is analysed alone): share the arrays */
-                g.offset = offset;
-                g.target = target;
-                g.ordinal = ordinal;
-                g.cls = cls[i];
-                g.owed = owed[i];
-                g.edges = edges;
-                return g;
-            }
-            g.offset = new int[n + 1];
-            g.target = new int[Math.max(kept, 1)];
-            g.ordinal = new char[g.target.length];
-            if (cls[i] != null) {
-                g.cls = new byte[g.target.length];
-                g.owed = owed[i];
-            }
-            int k = 0;
-            for (int v = 0; v < n; v++) {
-                g.offset[v] = k;
-                for (int e = offset[v]; e < offset[v + 1]; e++) {
-                    if ((progress[e] & bit) == 0) {
-                        g.target[k] = target[e];
-                        g.ordinal[k] = ordinal[e];
-                        if (g.cls != null) {
-                            g.cls[k] = cls[i][e];
-                        }
-                        k++;
-                    }
-                }
-            }
-            g.offset[n] = k;
-            g.edges = k;
-            return g;
-        }
-    }
-
-    /** The edges out of ids lo..hi, found by one worker with its own fork of the model. */
-    private final class Part implements Runnable {
-        final int lo;
-        final int hi;
-        final Progress[] ps;
-        final long[][] owed;
-        final int[] offset;
-        int[] target = new int[1024];
-        char[] ordinal = new char[1024];
-        int[] progress = new int[1024];
-        final byte[][] cls;
-        int edges;
-        /** Set when the deadline passed: the part stopped early. */
-        boolean stopped;
-        RuntimeException failure;
-        Error error;
-
-        Part(Progress[] ps, int lo, int hi, long[][] owed) {
-            this.ps = ps;
-            this.lo = lo;
-            this.hi = hi;
-            this.owed = owed;
-            offset = new int[hi - lo + 1];
-            cls = new byte[ps.length][];
-            for (int i = 0; i < ps.length; i++) {
-                if (owed[i] != null) {
-                    cls[i] = new byte[target.length];
-                }
-            }
-        }
-
-        private void add(int t, int ord, int mask) {
+        void add(int t, int ord) {
             if (edges == target.length) {
-                int cap = edges * 2;
-                target = Arrays.copyOf(target, cap);
-                ordinal = Arrays.copyOf(ordinal, cap);
-                progress = Arrays.copyOf(progress, cap);
-                for (int i = 0; i < cls.length; i++) {
-                    if (cls[i] != null) {
-                        cls[i] = Arrays.copyOf(cls[i], cap);
-                    }
+                target = Arrays.copyOf(target, edges * 2);
+                ordinal = Arrays.copyOf(ordinal, edges * 2);
+                if (cls != null) {
+                    cls = Arrays.copyOf(cls, edges * 2);
                 }
             }
             target[edges] = t;
             ordinal[edges] = (char) ord;
-            progress[edges] = mask;
             edges++;
-        }
-
-        @Override
-        public void run() {
-            try {
-                expand();
-            } catch (RuntimeException e) {
-                failure = e;
-            } catch (Error e) {
-                error = e;
-            }
-        }
-
-        private void expand() {
-            Model m = search.model.fork();
-            boolean reduce = search.options.reductions();
-            long[] cur = new long[w];
-            long[] tmp = new long[w];
-            int[] k = new int[1];
-            int all = (1 << ps.length) - 1;
-            StepSink sink = (actor, action, next) -> {
-                int ord = k[0]++;
-                int mask = 0;
-                for (int i = 0; i < ps.length; i++) {
-                    if (ps[i].isProgress(cur, actor, action, next)) {
-                        mask |= 1 << i;
-                    }
-                }
-                if (mask == all) {
-                    return;
-                }
-                System.arraycopy(next, 0, tmp, 0, w);
-                if (reduce) {
-                    m.canonicalize(tmp);
-                }
-                long id = store.find(tmp, Hashing.hash(tmp, 0, w));
-                if (id >= 0) {
-                    add((int) id, ord, mask);
-                    for (int i = 0; i < ps.length; i++) {
-                        if (cls[i] != null && (mask & (1 << i)) == 0) {
-                            int c = ps[i].stepClass(actor, action);
-                            if (c < 0 || c > 63) {
-                                throw new IllegalStateException(ps[i].id() + ": step class " + c + " outside 0..63");
-                            }
-                            cls[i][edges - 1] = (byte) c;
-                        }
-                    }
-                }
-            };
-            for (int v = lo; v < hi; v++) {
-                offset[v - lo] = edges;
-                if (((v - lo) & 0xFFF) == 0 && search.timeUp()) {
-                    stopped = true;
-                    return;
-                }
-                if (!exists(v)) {
-                    continue;
-                }
-                store.load(v, cur);
-                for (int i = 0; i < ps.length; i++) {
-                    if (owed[i] != null) {
-                        owed[i][v] = ps[i].owed(cur);
-                    }
-                }
-                k[0] = 0;
-                m.successors(cur, sink);
-            }
-            offset[hi - lo] = edges;
         }
     }
 
-    private Shared build(Progress[] ps, int n) {
-        if (ps.length > 31) {
-            throw new IllegalStateException(ps.length + " progress properties: at most 31 are analysed together");
+    private Graph build(Progress p, int n) {
+        Graph g = new Graph();
+        g.offset = new int[n + 1];
+        boolean fair = p.fair();
+        if (fair) {
+            g.cls = new byte[g.target.length];
+            g.owed = new long[n];
         }
-        long[][] owed = new long[ps.length][];
-        for (int i = 0; i < ps.length; i++) {
-            if (ps[i].fair()) {
-                owed[i] = new long[n];
+        long[] cur = new long[w];
+        long[] tmp = new long[w];
+        int[] k = new int[1];
+        StepSink sink = (actor, action, next) -> {
+            int ord = k[0]++;
+            if (p.isProgress(cur, actor, action, next)) {
+                return;
             }
-        }
-        int count = Math.max(1, Math.min(search.options.workers(), n / 65_536 + 1));
-        Part[] parts = new Part[count];
-        for (int p = 0; p < count; p++) {
-            parts[p] = new Part(ps, (int) ((long) n * p / count), (int) ((long) n * (p + 1) / count), owed);
-        }
-        Thread[] threads = new Thread[count - 1];
-        for (int p = 1; p < count; p++) {
-            threads[p - 1] = new Thread(parts[p], "kcheck-cycles");
-            threads[p - 1].start();
-        }
-        parts[0].run();
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new Stopped();
+            System.arraycopy(next, 0, tmp, 0, w);
+            search.canonical(tmp);
+            long id = store.find(tmp, Hashing.hash(tmp, 0, w));
+            if (id >= 0) {
+                if (fair) {
+                    int c = p.stepClass(actor, action);
+                    if (c < 0 || c > 63) {
+                        throw new IllegalStateException(p.id() + ": step class " + c + " outside 0..63");
+                    }
+                    g.add((int) id, ord);
+                    g.cls[g.edges - 1] = (byte) c;
+                } else {
+                    g.add((int) id, ord);
+                }
             }
-        }
-        for (Part p : parts) {
-            if (p.error != null) {
-                throw p.error;
+        };
+        for (int v = 0; v < n; v++) {
+            g.offset[v] = g.edges;
+            tick();
+            if (!exists(v)) {
+                continue;
             }
-            if (p.failure != null) {
-                throw p.failure;
+            store.load(v, cur);
+            if (fair) {
+                g.owed[v] = p.owed(cur);
             }
+            k[0] = 0;
+            model.successors(cur, sink);
         }
-        for (Part p : parts) {
-            if (p.stopped) {
-                throw new Stopped();
-            }
-        }
-        return new Shared(parts, n, owed);
+        g.offset[n] = g.edges;
+        return g;
     }
 
     /** Ids are dense per shard: id v exists if its local index is below its shard's count. */
@@ -374,7 +162,9 @@ final class ProgressCycles {
         return (v / shards) < store.count((int) (v % shards));
     }
 
-    private Lasso find(Graph g, int n) {
+    private Lasso find(Progress p) {
+        int n = (int) store.idBound();
+        Graph g = build(p, n);
         int[] index = new int[n];
         int[] low = new int[n];
         /* not a BitSet: its clear() scans down from the highest word in use, which made popping a component cost O(n / 64) */
@@ -465,7 +255,9 @@ final class ProgressCycles {
      * an edge is a fair cycle. The lasso goes to the earliest-found state of the earliest such
      * component, then round a cycle inside it that takes an edge of every class its states owe.
      */
-    private Lasso findFair(Graph g, int n) {
+    private Lasso findFair(Progress p) {
+        int n = (int) store.idBound();
+        Graph g = build(p, n);
         BitSet alive = new BitSet(n);
         int live = 0;
         for (int v = 0; v < n; v++) {
