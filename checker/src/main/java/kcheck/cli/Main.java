@@ -90,14 +90,18 @@ public final class Main implements Runnable {
         try {
             Session.start(args);
             Watchdog.handler(ExitGuard::tripped);
-            StartupClock.mark("session");
-            CommandLine cl = commandLine(args.length == 1 && (args[0].equals("--version") || args[0].equals("-V")) ? ""
-                    : args.length > 0 && SUBCOMMANDS.containsKey(args[0]) && !args[0].equals("help") ? args[0] : null);
-            StartupClock.mark("spec");
-            return cl.execute(args);
+            return commandLine(registered(args)).execute(args);
         } catch (Throwable t) {
             return failed(t);
         }
+    }
+
+    /** What {@code args} needs registered: "" (none) for a bare --version, the subcommand it names, or null (every one). */
+    private static String registered(String[] args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return "";
+        }
+        return args.length > 0 && SUBCOMMANDS.containsKey(args[0]) && !args[0].equals("help") ? args[0] : null;
     }
 
     /** The command line with every subcommand, as {@link #run} executes it (and the build documents it). */

@@ -163,21 +163,19 @@ final class StartupBench {
 
     /** Median of each phase over the runs: JVM start (wall less the exit mark), then the gaps between the marks present. */
     static double[] phases(List<Run> runs) {
-        String[] marks = {"parsed", "model", "searched", "exit"};
         double[][] per = new double[PHASES.size()][runs.size()];
         boolean[] seen = new boolean[PHASES.size()];
         for (int r = 0; r < runs.size(); r++) {
             Map<String, Double> m = runs.get(r).marks();
             Double exit = m.get("exit");
             if (exit == null) {
-                Arrays.fill(seen, false);
                 return nan();
             }
             per[0][r] = runs.get(r).wallMs() - exit;
             seen[0] = true;
             double prev = 0;
-            for (int i = 0; i < marks.length; i++) {
-                Double t = m.get(marks[i]);
+            for (int i = 0; i < StartupClock.MARKS_IN_ORDER.size(); i++) {
+                Double t = m.get(StartupClock.MARKS_IN_ORDER.get(i));
                 if (t != null) {
                     per[i + 1][r] = t - prev;
                     seen[i + 1] = true;

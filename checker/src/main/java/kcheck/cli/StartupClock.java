@@ -14,6 +14,8 @@ import java.nio.file.Path;
  */
 final class StartupClock {
     static final String ENV = "KCHECK_STARTUP_TRACE";
+    /** The marks main and {@code check} record, in the order they are reached; {@code exit} is always last. */
+    static final java.util.List<String> MARKS_IN_ORDER = java.util.List.of("parsed", "model", "searched", "exit");
     private static final String FILE = System.getenv(ENV);
     private static long start;
     private static final StringBuilder MARKS = new StringBuilder();
