@@ -51,6 +51,8 @@ final class ProgramRecorder {
     private final boolean rt;
     /** The task's workload calls the killable entry points. */
     private boolean killable;
+    /** The writer's critical section hands the lock off through percpu_rwsem_release/acquire (RWSEM_OWNER_UNKNOWN). */
+    private boolean handsOwnerOff;
     private final int rounds;
     private final List<Field> fields = new ArrayList<>();
     private final int maxNodes;
@@ -108,8 +110,15 @@ final class ProgramRecorder {
     /** As above, with the wake-up model {@code wakeups} (wake_q steps recorded unless {@link Wakeups#ATOMIC}). */
     static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
                               boolean killable, Wakeups wakeups) {
+        return record(impl, what, dom, writer, task, rt, rounds, killable, wakeups, false);
+    }
+
+    /** As above, for a writer whose critical section hands the lock off with RWSEM_OWNER_UNKNOWN when {@code handsOwnerOff}. */
+    static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                              boolean killable, Wakeups wakeups, boolean handsOwnerOff) {
         ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
         r.killable = killable;
+        r.handsOwnerOff = handsOwnerOff;
         r.wakeQ = wakeups.wakeQ();
         r.explore();
         List<int[]> pairs = r.walkPairs();
@@ -258,7 +267,7 @@ final class ProgramRecorder {
         workload = w;
         try {
             if (writer) {
-                w.writer(impl, sem, rounds, killable);
+                w.writer(impl, sem, rounds, killable, handsOwnerOff);
             } else {
                 w.reader(impl, sem, rounds, killable);
             }

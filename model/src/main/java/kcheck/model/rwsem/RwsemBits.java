@@ -38,6 +38,13 @@ public final class RwsemBits {
     public static final long RWSEM_WR_NONSPINNABLE = 1L << 2;
     /** v5.3 to v5.10: both bits. */
     public static final long RWSEM_NONSPINNABLE_V5 = RWSEM_RD_NONSPINNABLE | RWSEM_WR_NONSPINNABLE;
+    /**
+     * v5.3 to v5.7 ({@code include/linux/rwsem.h}): a writer-owned lock whose owner is not a task,
+     * stored by {@code percpu_rwsem_release()} when a percpu-rwsem's write lock changes hands between
+     * tasks (removed with that use by the percpu-rwsem rewrite, v5.8). Every bit but bit 0: the
+     * pointer part is no task's, and both NONSPINNABLE bits are set.
+     */
+    public static final long RWSEM_OWNER_UNKNOWN = -2L;
     /** The three low bits of the owner word. */
     public static final long RWSEM_OWNER_FLAGS_MASK = 7L;
 

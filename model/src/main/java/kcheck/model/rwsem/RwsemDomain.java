@@ -21,7 +21,17 @@ abstract sealed class RwsemDomain permits RwsemDomain.Xadd, RwsemDomain.Bits {
     }
 
     static RwsemDomain of(RwsemVariant.Encoding e, int readers, int writers) {
-        return e == RwsemVariant.Encoding.XADD ? new Xadd(readers, writers) : new Bits(readers, writers, e);
+        return of(e, readers, writers, false);
+    }
+
+    /**
+     * As above; with {@code ownerUnknown} (parameter {@code owner-unknown}, v5.3 to v5.10 encoding
+     * only) the owner may also be {@link RwsemBits#RWSEM_OWNER_UNKNOWN}, and that value with
+     * RWSEM_WR_NONSPINNABLE cleared ({@code clear_wr_nonspinnable()} clears the bit on whatever
+     * owner it finds).
+     */
+    static RwsemDomain of(RwsemVariant.Encoding e, int readers, int writers, boolean ownerUnknown) {
+        return e == RwsemVariant.Encoding.XADD ? new Xadd(readers, writers) : new Bits(readers, writers, e, ownerUnknown);
     }
 
     /** The xadd encoding (v4.x) with these task counts. */
@@ -245,6 +255,8 @@ abstract sealed class RwsemDomain permits RwsemDomain.Xadd, RwsemDomain.Bits {
      */
     static final class Bits extends RwsemDomain {
         private final RwsemVariant.Encoding encoding;
+        /** RWSEM_OWNER_UNKNOWN (and it without RWSEM_WR_NONSPINNABLE) is an owner value. */
+        private final boolean ownerUnknown;
         /** The owner values, in index order. */
         private final long[] owners;
         private final Map<Long, Integer> ownerIndex = new HashMap<>();
@@ -255,12 +267,17 @@ abstract sealed class RwsemDomain permits RwsemDomain.Xadd, RwsemDomain.Bits {
          * RWSEM_READER_OWNED and any NONSPINNABLE bits. A flag on NULL, or NONSPINNABLE on a writer in
          * v5.11+, is never stored by the kernel code: a variant that stores one gets a ModelLimitException.
          */
-        Bits(int readers, int writers, RwsemVariant.Encoding encoding) {
+        Bits(int readers, int writers, RwsemVariant.Encoding encoding, boolean ownerUnknown) {
             super(readers, writers);
             this.encoding = encoding;
+            this.ownerUnknown = ownerUnknown && encoding == RwsemVariant.Encoding.BITS_RD_WR;
             List<Long> vals = new ArrayList<>();
             vals.add(0L);
             boolean v5 = encoding == RwsemVariant.Encoding.BITS_RD_WR;
+            if (this.ownerUnknown) {
+                vals.add(RwsemBits.RWSEM_OWNER_UNKNOWN);
+                vals.add(RwsemBits.RWSEM_OWNER_UNKNOWN & ~RwsemBits.RWSEM_WR_NONSPINNABLE);
+            }
             for (int w = 0; w < writers; w++) {
                 vals.add(RwsemBits.task(readers + w));
                 if (v5) {
@@ -348,7 +365,8 @@ abstract sealed class RwsemDomain permits RwsemDomain.Xadd, RwsemDomain.Bits {
 
         @Override
         String ownerLimit() {
-            return "NULL, a writer's pointer" + (encoding == RwsemVariant.Encoding.BITS_RD_WR ? " (with or without"
+            return "NULL, " + (ownerUnknown ? "RWSEM_OWNER_UNKNOWN (with or without RWSEM_WR_NONSPINNABLE), " : "")
+                    + "a writer's pointer" + (encoding == RwsemVariant.Encoding.BITS_RD_WR ? " (with or without"
                     + " RWSEM_RD_NONSPINNABLE)" : "") + ", or a reader's pointer with RWSEM_READER_OWNED and any NONSPINNABLE bits";
         }
 
@@ -388,7 +406,8 @@ abstract sealed class RwsemDomain permits RwsemDomain.Xadd, RwsemDomain.Bits {
         String showOwner(long owner) {
             int t = RwsemBits.taskIndex(owner);
             List<String> parts = new ArrayList<>();
-            parts.add(t < 0 ? "NULL" : t < readers ? "reader " + t : "writer " + (t - readers));
+            boolean unknown = (owner & ~RwsemBits.RWSEM_OWNER_FLAGS_MASK) == (RwsemBits.RWSEM_OWNER_UNKNOWN & ~RwsemBits.RWSEM_OWNER_FLAGS_MASK);
+            parts.add(unknown ? "OWNER_UNKNOWN" : t < 0 ? "NULL" : t < readers ? "reader " + t : "writer " + (t - readers));
             if ((owner & RwsemBits.RWSEM_READER_OWNED) != 0) {
                 parts.add("READER_OWNED");
             }

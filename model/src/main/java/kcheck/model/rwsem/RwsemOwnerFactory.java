@@ -130,6 +130,10 @@ public final class RwsemOwnerFactory implements ModelFactory {
             .variant(VariantInfo.realBug("a9e9bcb45b15", "locking/rwsem: Prevent decrement of reader count before increment",
                     "v5.1", "v4.8 with the fix undone: __rwsem_mark_wake grants the readers (waiter->task = NULL) before it raises"
                     + " the count for them (the one-pass wake of v4.9 to v5.0)"), RwsemRealBugs.Buga9e9bcb45b15::new)
+            .variant(VariantInfo.realBug("39e7234f00bc", "locking/rwsem: Fix kernel crash when spinning on RWSEM_OWNER_UNKNOWN",
+                    "v5.5", "v5.4 with the fix undone: a handoff writer spins with rwsem_spin_on_owner(sem, 0), which takes"
+                    + " RWSEM_OWNER_UNKNOWN for a running writer and reads owner->on_cpu through it (run with owner-unknown=w0)"),
+                    RwsemRealBugs.Bug39e7234f00bc::new)
             .variant(VariantInfo.mutant("mutant-wake-before-grant", "v5.4 with \"locking/rwsem: Fix (possible) missed"
                     + " wakeup\" (v5.0) undone: the 2nd pass of rwsem_mark_wake wake_q_add()s a reader before it clears"
                     + " waiter->task (a real bug, present v4.6 to v4.20; gated as a mutant because its upstream id,"
@@ -169,12 +173,14 @@ public final class RwsemOwnerFactory implements ModelFactory {
     private static final Map<ProgramKey, TaskProgram> PROGRAMS = new ConcurrentHashMap<>();
 
     private record ProgramKey(Class<?> impl, int readers, int writers, boolean writer, int task, boolean rt, int rounds,
-                              boolean killable, Wakeups wakeups) {
+                              boolean killable, Wakeups wakeups, boolean ownerUnknown, boolean handsOwnerOff) {
     }
 
     private static final List<String> WAKEUP_CHOICES = List.of("atomic", "wake-q", "spurious");
 
     private static final List<String> KILLABLE_CHOICES = List.of("none", "writers", "readers", "all");
+
+    private static final List<String> OWNER_UNKNOWN_CHOICES = List.of("none", "w0", "w1", "w2", "all");
 
     private static final List<String> RT_CHOICES = List.of("none", "w0", "w1", "w2", "w0+w1", "w0+w2", "w1+w2", "all");
 
@@ -223,7 +229,11 @@ public final class RwsemOwnerFactory implements ModelFactory {
                         + " wake queue is not added again, a wake-up of a running task is lost; 1.5x to 4x the states, more"
                         + " for v6.12), spurious (wake-q plus the environment: schedule() may return at any time, and a task"
                         + " outside a wait loop may be put on another subsystem's wake queue, which wakes it later)",
-                        WAKEUP_CHOICES.toArray(String[]::new)));
+                        WAKEUP_CHOICES.toArray(String[]::new)),
+                ParamSpec.choice("owner-unknown", "which writers hold the lock as a percpu_rw_semaphore's write side and hand it"
+                        + " on inside their critical section: percpu_rwsem_release() stores RWSEM_OWNER_UNKNOWN, then"
+                        + " percpu_rwsem_acquire() stores current again (v5.3 to v5.7 only: the v5.4 port and its copies)",
+                        OWNER_UNKNOWN_CHOICES.toArray(String[]::new)));
     }
 
     /** The environment contract (docs/models/rwsem-owner.md, "Environment contract": the audit behind each row). */
@@ -259,6 +269,13 @@ public final class RwsemOwnerFactory implements ModelFactory {
             EnvironmentInput.parameter("rt_or_dl_task(current), rt_task(waiter->task)",
                     "kernel/locking/rwsem.c:632 rwsem_try_write_lock, :915 rwsem_optimistic_spin (v6.12)",
                     "rt=none|w0|...|all: which writers are RT tasks (a fixed attribute of the task)"),
+            EnvironmentInput.parameter("sem->owner written from outside rwsem.c: percpu_rwsem_release()/percpu_rwsem_acquire()"
+                    + " (RWSEM_OWNER_UNKNOWN)",
+                    "include/linux/percpu-rwsem.h percpu_rwsem_release, percpu_rwsem_acquire (v5.3 to v5.7; callers freeze_super,"
+                            + " thaw_super); read by rwsem_can_spin_on_owner, rwsem_spin_on_owner, rwsem_owner_flags (v5.4)",
+                    "owner-unknown=none|w0|w1|w2|all: those writers store RWSEM_OWNER_UNKNOWN, then current again, inside their"
+                            + " critical section (the v5.4 port and its copies; other versions have no such owner: exit 2);"
+                            + " default none"),
             EnvironmentInput.choice("owner->on_cpu (owner_on_cpu)",
                     "kernel/locking/rwsem.c:723 rwsem_can_spin_on_owner, :781 rwsem_spin_on_owner (v6.12)",
                     "on_cpu of a writer is 0 while it is preempted (an environment step) or asleep in schedule(); a read"
@@ -337,13 +354,13 @@ public final class RwsemOwnerFactory implements ModelFactory {
 
     /**
      * The real bugs of the v6.x code are fixed by the v6.12 port, 2f06f702925b by the v5.4 port with
-     * that fix; what v5.4 (with or without it) gets wrong by v6.12; the rest by after (v4.8).
+     * that fix, 39e7234f00bc by the v5.4 port itself (v5.4.286 carries it); what v5.4 (with or without it) gets wrong by v6.12; the rest by after (v4.8).
      */
     @Override
     public String fixOf(String variant) {
         return switch (variant) {
             case "bug-2f06f702925b" -> "v5.4+2f06f702925b";
-            case "mutant-wake-before-grant" -> "v5.4";
+            case "mutant-wake-before-grant", "bug-39e7234f00bc" -> "v5.4";
             case "bug-48dfb5d2560d", "bug-3f5245538a19", "bug-b613c7f31476", "v5.4", "v5.4+2f06f702925b" -> "v6.12";
             default -> "after";
         };
@@ -378,7 +395,16 @@ public final class RwsemOwnerFactory implements ModelFactory {
         int rounds = params.integer("rounds");
         boolean[] rt = rtFlags(params.get("rt"), writers);
         RwsemLayout.Preempt preempt = RwsemLayout.Preempt.valueOf(params.get("preempt").toUpperCase(java.util.Locale.ROOT));
-        RwsemDomain dom = RwsemDomain.of(impl.encoding(), readers, writers);
+        boolean[] handsOff = ownerUnknownFlags(params.get("owner-unknown"), writers);
+        boolean anyHandsOff = false;
+        for (boolean h : handsOff) {
+            anyHandsOff |= h;
+        }
+        if (anyHandsOff && !impl.hasOwnerUnknown()) {
+            throw new ModelInputException(NAME + ": parameter 'owner-unknown' needs a version with RWSEM_OWNER_UNKNOWN (v5.3 to"
+                    + " v5.7: the v5.4 port and its copies); variant '" + variantName + "' has none");
+        }
+        RwsemDomain dom = RwsemDomain.of(impl.encoding(), readers, writers, anyHandsOff);
         Wakeups wakeups = Wakeups.of(params.get("wakeups"));
         TaskProgram[] prog = new TaskProgram[readers + writers];
         String what = NAME + " variant '" + variantName + "'";
@@ -388,11 +414,13 @@ public final class RwsemOwnerFactory implements ModelFactory {
             boolean isRt = writer && rt[w];
             String kill = params.get("killable");
             boolean killable = kill.equals("all") || kill.equals(writer ? "writers" : "readers");
-            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds, killable, wakeups);
+            boolean handsOwnerOff = writer && handsOff[w];
+            ProgramKey key = new ProgramKey(impl.getClass(), readers, writers, writer, w, isRt, rounds, killable, wakeups,
+                    anyHandsOff, handsOwnerOff);
             Function<ProgramKey, TaskProgram> record = k -> {
                 synchronized (impl) {
                     return ProgramRecorder.record(impl, what, dom, k.writer(), k.task(), k.rt(), k.rounds(), k.killable(),
-                            k.wakeups());
+                            k.wakeups(), k.handsOwnerOff());
                 }
             };
             prog[t] = cachePrograms() ? PROGRAMS.computeIfAbsent(key, record) : record.apply(key);
@@ -402,6 +430,21 @@ public final class RwsemOwnerFactory implements ModelFactory {
 
     private static boolean cachePrograms() {
         return Boolean.parseBoolean(System.getProperty("kcheck.rwsem.programCache", "true"));
+    }
+
+    /** The writers that hand the lock off with RWSEM_OWNER_UNKNOWN: none, one ({@code w0}..{@code w2}) or all. */
+    private static boolean[] ownerUnknownFlags(String v, int writers) {
+        boolean[] out = new boolean[writers];
+        if (v.equals("all")) {
+            java.util.Arrays.fill(out, true);
+        } else if (!v.equals("none")) {
+            int w = Integer.parseInt(v.substring(1));
+            if (w >= writers) {
+                throw new ModelInputException(NAME + ": parameter 'owner-unknown' names writer " + w + " but writers=" + writers);
+            }
+            out[w] = true;
+        }
+        return out;
     }
 
     private static boolean[] rtFlags(String rt, int writers) {

@@ -326,4 +326,23 @@ public final class RwsemRealBugs {
             }
         }
     }
+
+    /**
+     * 39e7234f00bc "locking/rwsem: Fix kernel crash when spinning on RWSEM_OWNER_UNKNOWN" (v5.5; Fixes
+     * 91d2a812dfb9 "locking/rwsem: Make handoff writer optimistically spin on owner", v5.3): the writer
+     * that set the handoff bit and failed its trylock spins on the owner with
+     * {@code rwsem_spin_on_owner(sem, 0)}, so no owner is non-spinnable to it: RWSEM_OWNER_UNKNOWN,
+     * stored by percpu_rwsem_release(), is taken for a running writer and its {@code on_cpu} read
+     * through a pointer that is no task's. The fix passes RWSEM_NONSPINNABLE. Undone in the v5.4 port
+     * (v5.4.286 carries the fix): that call site, and only it, passes no non-spinnable bits.
+     */
+    public static class Bug39e7234f00bc extends RwsemV54 {
+        @Override
+        @Kernel(function = "rwsem_down_write_slowpath", file = "kernel/locking/rwsem.c", version = "v5.4 (before 39e7234f00bc)")
+        protected int rwsemSpinOnOwner(RwSem sem, long nonspinnable) {
+            /* the handoff wait's call, rwsem_spin_on_owner(sem, RWSEM_NONSPINNABLE) in the fix, is (sem, 0) here;
+               rwsem_optimistic_spin's calls pass one bit (RD or WR) and are unchanged */
+            return super.rwsemSpinOnOwner(sem, nonspinnable == RwsemBits.RWSEM_NONSPINNABLE_V5 ? 0 : nonspinnable);
+        }
+    }
 }

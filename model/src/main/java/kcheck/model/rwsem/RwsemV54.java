@@ -130,6 +130,25 @@ public class RwsemV54 implements RwsemVariant {
         sem.writeOwner(sem.current());                              /* atomic_long_set(&sem->owner, (long)current) */
     }
 
+    @Override
+    public boolean hasOwnerUnknown() {
+        return true;
+    }
+
+    /** {@code lock_release()} (lockdep only), then, for a writer, the owner no task is (CONFIG_RWSEM_SPIN_ON_OWNER). */
+    @Override
+    @Kernel(function = "percpu_rwsem_release", file = "include/linux/percpu-rwsem.h", version = "v5.4")
+    public void percpuRwsemRelease(RwSem sem) {
+        sem.writeOwner(RwsemBits.RWSEM_OWNER_UNKNOWN);             /* atomic_long_set(&sem->rw_sem.owner, RWSEM_OWNER_UNKNOWN) */
+    }
+
+    /** {@code lock_acquire()} (lockdep only), then, for a writer, {@code current} as owner. */
+    @Override
+    @Kernel(function = "percpu_rwsem_acquire", file = "include/linux/percpu-rwsem.h", version = "v5.4")
+    public void percpuRwsemAcquire(RwSem sem) {
+        sem.writeOwner(sem.current());                              /* atomic_long_set(&sem->rw_sem.owner, (long)current) */
+    }
+
     @Kernel(function = "rwsem_clear_owner", file = "kernel/locking/rwsem.c", version = V)
     protected void rwsemClearOwner(RwSem sem) {
         sem.writeOwner(0);

@@ -67,4 +67,24 @@ public interface RwsemVariant {
         downWrite(sem);
         return 0;
     }
+
+    /**
+     * True if this version has {@code RWSEM_OWNER_UNKNOWN}: a write lock held through a
+     * percpu_rw_semaphore may be handed from task to task ({@code percpu_rwsem_release()} then
+     * {@code percpu_rwsem_acquire()}, v5.3 to v5.7; before v5.3 the owner was a plain pointer, and
+     * v5.8's percpu-rwsem no longer uses an rwsem). Parameter {@code owner-unknown} needs it.
+     */
+    default boolean hasOwnerUnknown() {
+        return false;
+    }
+
+    /** {@code percpu_rwsem_release(sem, false, ip)} by the writer that holds the lock: owner becomes RWSEM_OWNER_UNKNOWN. */
+    default void percpuRwsemRelease(RwSem sem) {
+        throw new UnsupportedOperationException("percpu_rwsem_release: this version has no RWSEM_OWNER_UNKNOWN");
+    }
+
+    /** {@code percpu_rwsem_acquire(sem, false, ip)}: the task that now holds the write lock stores itself as owner. */
+    default void percpuRwsemAcquire(RwSem sem) {
+        throw new UnsupportedOperationException("percpu_rwsem_acquire: this version has no RWSEM_OWNER_UNKNOWN");
+    }
 }

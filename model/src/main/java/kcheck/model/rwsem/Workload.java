@@ -40,6 +40,17 @@ final class Workload {
 
     /** A killable task takes the lock with down_write_killable(); when it returns -EINTR the round has no critical section. */
     void writer(RwsemVariant v, RwSem sem, int rounds, boolean killable) {
+        writer(v, sem, rounds, killable, false);
+    }
+
+    /**
+     * As above; with {@code handsOff} the critical section is a percpu_rw_semaphore's write side
+     * handed between tasks (v5.3 to v5.7: {@code percpu_rwsem_release()}, as freeze_super() does
+     * before returning to user space, then {@code percpu_rwsem_acquire()} by the task that
+     * continues): the owner is RWSEM_OWNER_UNKNOWN in between. The model's task does both, so the
+     * lock is released by the task that took it, as with any other writer.
+     */
+    void writer(RwsemVariant v, RwSem sem, int rounds, boolean killable, boolean handsOff) {
         for (round = 0; rounds == 0 || round < rounds; round = rounds == 0 ? 0 : round + 1) {
             atStart = true;
             if (killable ? v.downWriteKillable(sem) != 0 : downWrite(v, sem)) {
@@ -47,6 +58,12 @@ final class Workload {
             }
             inCs = true;
             /* critical section */
+            if (handsOff) {
+                v.percpuRwsemRelease(sem);
+                inCs = true;                                        /* still in the critical section, preemptible */
+                v.percpuRwsemAcquire(sem);
+                inCs = true;
+            }
             v.upWrite(sem);
         }
     }
