@@ -68,7 +68,7 @@ final class PowerTable {
          * found at the same breadth-first depth on any machine that reaches it.
          */
         boolean lateCatch(PropertyResult p) {
-            return !limit.isEmpty() && p.kind() == Property.Kind.PROGRESS;
+            return !limit.isEmpty() && p.verdict() == Verdict.VIOLATED && p.kind() == Property.Kind.PROGRESS;
         }
     }
 
@@ -406,7 +406,7 @@ final class PowerTable {
             return mp.isMustCatch(variant, property) ? "**" + t + "**" : t;
         }
         boolean incomplete = rs.stream().anyMatch(r -> r.error != null || r.results.get(property) == null
-                || r.results.get(property).verdict() == Verdict.INCOMPLETE);
+                || r.results.get(property).verdict() == Verdict.INCOMPLETE || r.lateCatch(r.results.get(property)));
         return incomplete ? "incomplete" : "\u2014";
     }
 
