@@ -1,14 +1,9 @@
 package kcheck.engine;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,11 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import kcheck.engine.store.CompactStore;
 import kcheck.engine.store.DiskLinks;
-import kcheck.engine.store.KeyRun;
 import kcheck.engine.store.PairSorter;
 import kcheck.engine.store.TraceLinks;
 import kcheck.model.Model;
-import kcheck.model.Property;
 
 /**
  * Level-synchronous BFS for state spaces beyond RAM ({@link StoreMode#DISK}). RAM holds only the
@@ -44,11 +37,8 @@ import kcheck.model.Property;
  * checked at the same or a smaller depth, so the shallowest violation and witness are unchanged.
  *
  * <p>Checkpoints ({@link Options.Disk#checkpoint}): every few minutes the workers pause between
- * chunks; the fingerprint table, the link index, the level files' chunk lists, the checks found
- * so far and the counters are written next to the files, and a manifest is renamed into place.
- * A resumed search cuts every file back to the manifest and continues from the chunk where the
- * checkpoint was taken; files retired after a checkpoint are deleted only once a later checkpoint
- * no longer needs them.
+ * chunks and {@link DiskCheckpoint} writes the search's state next to its files. The key runs and
+ * the end-of-level check are {@link DiskKeyRuns}; the omission estimate is {@link DiskOmission}.
  *
  * <p>Graded models ({@link Model#rank}): a state is found at one depth only, so the states of
  * the level being built cannot repeat an older level's, and the table holds that level's keys and
@@ -59,53 +49,38 @@ import kcheck.model.Property;
  * the checked grading are spared the older keys.
  */
 final class DiskBfs extends Search {
-    private static final long MAGIC = 0x6b63686b64626673L;
-    /**
-     * 2: level chunks are compressed (their byte length is in the chunk list); 3: whether the
-     * grading is relied on; 4: the omission estimate's counters.
-     */
-    private static final int VERSION = 4;
-
     private final int workers;
     private final Worker[] pool;
-    private final CompactStore ram;
-    private final Path dir;
+    final CompactStore ram;
+    final Path dir;
     private final boolean ownDir;
     private final boolean checkpointing;
-    private final DiskLinks dlinks;
-    private final List<String> runs = new ArrayList<>();
-    private final List<Long> runKeys = new ArrayList<>();
-    private int merges;
-    private final int sortPairs;
-    private PairSorter sorter;
+    final DiskLinks dlinks;
+    final DiskKeyRuns keyRuns;
+    final DiskOmission omission = new DiskOmission();
+    private final DiskCheckpoint checkpoints = new DiskCheckpoint(this);
 
-    private DiskFrontier cur;
-    private long[] curDead;
-    private long curBase;
-    private long curLive;
-    private DiskFrontier next;
-    private long startBlock;
-    private int cursorStart;
-    private long states;
-    private long transitionsBefore;
-    private long ampleBefore;
-    private double secondsBefore;
-    private int gen;
-    private String ramFile;
-    private final List<Path> retired = new ArrayList<>();
-    /** Runs already forced to disk by a checkpoint. */
-    private final Set<String> synced = new HashSet<>();
+    /* the search's state, written to and read from checkpoints (DiskCheckpoint) */
+    DiskFrontier cur;
+    long[] curDead;
+    long curBase;
+    long curLive;
+    DiskFrontier next;
+    long startBlock;
+    int cursorStart;
+    long states;
+    long transitionsBefore;
+    long ampleBefore;
+    double secondsBefore;
+    int gen;
+    String ramFile;
+    final List<Path> retired = new ArrayList<>();
+    /** Runs and level files already forced to disk by a checkpoint. */
+    final Set<String> synced = new HashSet<>();
     /** The initial states' rank if the model claims a grading ({@link Model#rank}), else -1. */
-    private final long gradedRank;
+    final long gradedRank;
     /** The levels are built relying on the grading: the table holds only the level being built. */
-    private boolean graded;
-    /** Transitions counted when the level being built began: the ones after it are its successors. */
-    private long levelTransitions;
-    /** The levels built without the grading (with the initial states): their transitions and new states. */
-    private long ungradedTransitions;
-    private long ungradedStates;
-    /** The graded levels' share of the omission estimate ({@link #omission}). */
-    private double gradedOmission;
+    boolean graded;
 
     private volatile boolean pause;
     private volatile boolean terminate;
@@ -143,8 +118,9 @@ final class DiskBfs extends Search {
             throw new UncheckedIOException(e);
         }
         long sortBytes = Math.max(1L << 20, Math.min(1L << 30, options.memoryBytes() / 16));
-        this.sortPairs = (int) (sortBytes / 16);
+        int sortPairs = (int) (sortBytes / 16);
         budget.reserve(PairSorter.bytes(sortPairs));
+        this.keyRuns = new DiskKeyRuns(dir, w, sortPairs, this::retire);
         /* headroom for the levels' dead-state bitmaps (1 bit per id of a level): allocated outside the budget */
         budget.reserve(Math.max(1L << 20, options.memoryBytes() / 32));
         this.pool = new Worker[workers];
@@ -175,7 +151,7 @@ final class DiskBfs extends Search {
     }
 
     /** From now on the levels are built relying on the grading (checked on every state). */
-    private void relyOnGrading() {
+    void relyOnGrading() {
         graded = true;
         for (Worker wk : pool) {
             wk.graded = gradedRank;
@@ -215,15 +191,7 @@ final class DiskBfs extends Search {
 
     @Override
     long diskBytes() {
-        long b = dlinks.bytes() + (cur == null ? 0 : cur.bytes()) + (next == null ? 0 : next.bytes());
-        for (String r : runs) {
-            try {
-                b += Files.size(dir.resolve(r));
-            } catch (IOException e) {
-                // gone: count nothing
-            }
-        }
-        return b;
+        return dlinks.bytes() + (cur == null ? 0 : cur.bytes()) + (next == null ? 0 : next.bytes()) + keyRuns.bytes();
     }
 
     @Override
@@ -232,7 +200,7 @@ final class DiskBfs extends Search {
     }
 
     /** Transitions so far: before the resume, and by each worker since. */
-    private long totalTransitions() {
+    long totalTransitions() {
         long t = transitionsBefore;
         for (Worker wk : pool) {
             t += wk.transitions;
@@ -241,7 +209,7 @@ final class DiskBfs extends Search {
     }
 
     /** States expanded with an ample set so far: before the resume, and by each worker since. */
-    private long totalAmple() {
+    long totalAmple() {
         long a = ampleBefore;
         for (Worker wk : pool) {
             a += wk.reduced;
@@ -249,32 +217,10 @@ final class DiskBfs extends Search {
         return a;
     }
 
-    /**
-     * TLC's estimate n * (m - n) / 2^64, taken per comparison set. A state found again can be taken
-     * for another only among the keys it is compared with. Without the grading, those keys are
-     * every state, so the levels built that way count as TLC counts the whole search. A graded level is
-     * compared only with its own keys (and the runs of keys found before the search relied on the
-     * grading), so it adds keys * (its successors - its new states) / 2^64 (see
-     * {@link #countOmission}). A level stopped before its end counts as ungraded.
-     */
+    /** {@link DiskOmission}: TLC's estimate per comparison set. */
     @Override
     double omission() {
-        long pending = totalTransitions() - levelTransitions;
-        return (double) states() * Math.max(0, ungradedTransitions + pending - ungradedStates) / 0x1p64 + gradedOmission;
-    }
-
-    /** Adds a finished level to the omission estimate: {@code generated} successors, {@code records} keys of the level, {@code live} of them new. */
-    private void countOmission(long generated, long records, long live) {
-        if (graded) {
-            long keys = records;
-            for (long k : runKeys) {
-                keys += k;
-            }
-            gradedOmission += (double) keys * Math.max(0, generated - live) / 0x1p64;
-        } else {
-            ungradedTransitions += generated;
-            ungradedStates += live;
-        }
+        return omission.estimate(states(), totalTransitions());
     }
 
     @Override
@@ -282,7 +228,7 @@ final class DiskBfs extends Search {
         Thread hook = null;
         try {
             if (options.disk().resume()) {
-                resume();
+                checkpoints.resume();
             } else {
                 start();
             }
@@ -295,7 +241,7 @@ final class DiskBfs extends Search {
                 exhausted = search();
                 if (checkpointing && !termCheckpointed && next == null) {
                     /* the end state: resuming it gives this result at once, and the retired files can go */
-                    checkpoint(0);
+                    checkpoints.write(0);
                 }
             } catch (IOException | UncheckedIOException e) {
                 Throwable c = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
@@ -361,7 +307,7 @@ final class DiskBfs extends Search {
             relyOnGrading();
             ram.clear();
         } else {
-            ungradedStates = curLive;
+            omission.initialStates(curLive);
         }
     }
 
@@ -390,7 +336,7 @@ final class DiskBfs extends Search {
                     depth++;
                 }
                 if (checkpointing && !stopped && (pause || System.nanoTime() > nextCheckpoint)) {
-                    checkpoint(0);
+                    checkpoints.write(0);
                     if (terminate) {
                         termCheckpointed = true;
                         limit("terminated; checkpoint written to " + dir + " (continue with --resume)");
@@ -433,7 +379,7 @@ final class DiskBfs extends Search {
                         long[] buf = wk.in.buf;
                         for (int r = 0; r < n; r++) {
                             long id = buf[r * rec];
-                            if (isDead(dead, id - base)) {
+                            if (DiskKeyRuns.isDead(dead, id - base)) {
                                 continue;
                             }
                             System.arraycopy(buf, r * rec + 1, wk.cur, 0, w);
@@ -446,7 +392,7 @@ final class DiskBfs extends Search {
                     break;
                 }
                 if (pause) {
-                    checkpoint(Math.min(cursor.get(), total));
+                    checkpoints.write(Math.min(cursor.get(), total));
                     if (terminate) {
                         termCheckpointed = true;
                         limit("terminated; checkpoint written to " + dir + " (continue with --resume)");
@@ -467,7 +413,7 @@ final class DiskBfs extends Search {
     private long finishLevel() throws IOException {
         long records = next.size();
         boolean saturated = ram.saturated();
-        boolean filter = !runs.isEmpty() || saturated;
+        boolean filter = !keyRuns.isEmpty() || saturated;
         long base = startBlock << 12;
         long span = (dlinks.nextBlock() - startBlock) << 12;
         long[] bitmap = null;
@@ -480,14 +426,14 @@ final class DiskBfs extends Search {
             }
             bitmap = new long[(int) words];
             /* a graded level's survivors are never looked up again: no run of them */
-            String liveRun = saturated && !graded ? "run-" + (++merges) + "-live.keys" : null;
-            announce("checking the level's %,d new states against %d key run(s) on disk", records, runs.size());
+            String liveRun = saturated && !graded ? keyRuns.nextLiveRun() : null;
+            announce("checking the level's %,d new states against %d key run(s) on disk", records, keyRuns.size());
             long t0 = System.nanoTime();
             if (graded && !saturated) {
                 /* the table holds exactly the level's keys, once each: look them up, in order, from the table itself */
-                dead = olderKeys(next, bitmap, base);
+                dead = keyRuns.olderKeys(ram, workers, next, bitmap, base);
             } else {
-                dead = antiJoin(next, bitmap, base, liveRun);
+                dead = keyRuns.antiJoin(next, bitmap, base, liveRun);
             }
             announce("%,d of them seen before, %,d new (%.0f s)", dead, records - dead, (System.nanoTime() - t0) / 1e9);
         }
@@ -496,22 +442,20 @@ final class DiskBfs extends Search {
             ram.clear();
         } else if (saturated) {
             announce("RAM table full: writing its keys to disk as a sorted run, then refilling it with the new level");
-            ramToRun();
+            keyRuns.ramToRun(ram);
             ram.clear();
             if (gradedRank < 0) {
-                reseed(next, bitmap, base);
+                keyRuns.reseed(ram, next, bitmap, base);
             }
             /* else the search relies on the grading from the next level on: the level's keys are in the live run */
         }
-        if (runs.size() > MAX_RUNS) {
-            announce("merging %d key runs into one", runs.size());
-            mergeRuns();
+        if (keyRuns.tooMany()) {
+            announce("merging %d key runs into one", keyRuns.size());
+            keyRuns.merge();
         }
         long live = records - dead;
         states += live;
-        long now = totalTransitions();
-        countOmission(now - levelTransitions, records, live);
-        levelTransitions = now;
+        omission.levelDone(graded, totalTransitions(), records + keyRuns.keys(), live);
         for (Path p : cur.paths()) {
             retire(p);
         }
@@ -537,204 +481,15 @@ final class DiskBfs extends Search {
         } else {
             announce("the model is graded: the %,d keys in RAM go to disk as a sorted run, and from now on RAM holds one level",
                     ram.stored());
-            ramToRun();
+            keyRuns.ramToRun(ram);
         }
         ram.clear();
         relyOnGrading();
     }
 
-    /** Writes the table's keys to a new sorted run on disk, one of the runs every later level is checked against. */
-    private void ramToRun() throws IOException {
-        String name = "run-" + (++merges) + "-ram.keys";
-        try (KeyRun.Writer wr = new KeyRun.Writer(dir.resolve(name))) {
-            ram.forEachSorted(wr);
-            runKeys.add(wr.count());
-        }
-        runs.add(name);
-    }
-
     /** Tells the listener about a long end-of-level step of the level being counted (depth + 1). */
     private void announce(String format, Object... args) {
         options.listener().phase("depth " + (depth + 1) + ": " + String.format(java.util.Locale.ROOT, format, args));
-    }
-
-    /**
-     * Marks dead, in {@code bitmap}, each state of {@code level} whose key is in a run or repeats
-     * an earlier (key, id) of the level; writes the survivors' keys as a new run if
-     * {@code liveRun} is named (they may be missing from the full RAM table). Returns the number
-     * of dead states.
-     */
-    private long antiJoin(DiskFrontier level, long[] bitmap, long base, String liveRun) throws IOException {
-        if (sorter == null) {
-            sorter = new PairSorter(dir, sortPairs);
-        }
-        forEachRecord(level, (id, key) -> {
-            sorter.add(key, id);
-            return true;
-        });
-        List<KeyRun.Reader> readers = new ArrayList<>();
-        KeyRun.Writer live = liveRun == null ? null : new KeyRun.Writer(dir.resolve(liveRun));
-        long[] dead = {0};
-        try {
-            for (String r : runs) {
-                readers.add(new KeyRun.Reader(dir.resolve(r)));
-            }
-            long[] prev = {0};
-            boolean[] any = {false};
-            sorter.finish((k, id) -> {
-                boolean repeat = any[0] && k == prev[0];
-                any[0] = true;
-                prev[0] = k;
-                boolean isDead = repeat;
-                for (int i = 0; i < readers.size() && !isDead; i++) {
-                    isDead = readers.get(i).contains(k);
-                }
-                if (isDead) {
-                    markDead(bitmap, id - base);
-                    dead[0]++;
-                } else if (live != null) {
-                    live.add(k);
-                }
-            });
-        } finally {
-            sorter.close();
-            for (KeyRun.Reader r : readers) {
-                r.close();
-            }
-            if (live != null) {
-                live.close();
-                runs.add(liveRun);
-                runKeys.add(live.count());
-            }
-        }
-        return dead[0];
-    }
-
-    /**
-     * For a graded level whose keys are all in the table (once each): marks dead the states whose
-     * key is in a run (found before the search relied on the grading). The table streams its keys
-     * in order, in one key range per worker, and each worker looks its range up in every run.
-     * Returns the number of dead states.
-     */
-    private long olderKeys(DiskFrontier level, long[] bitmap, long base) throws IOException {
-        int parts = workers;
-        java.util.Set<Long> old = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        List<Thread> threads = new ArrayList<>();
-        for (int p = 0; p < parts; p++) {
-            int part = p;
-            Thread t = new Thread(() -> {
-                List<KeyRun.Reader> readers = new ArrayList<>();
-                try {
-                    for (String r : runs) {
-                        readers.add(new KeyRun.Reader(dir.resolve(r)));
-                    }
-                    ram.forEachSorted(part, parts, k -> {
-                        for (KeyRun.Reader rd : readers) {
-                            if (rd.contains(k)) {
-                                old.add(k);
-                                return;
-                            }
-                        }
-                    });
-                } catch (IOException | RuntimeException e) {
-                    failures.add(e);
-                } finally {
-                    for (KeyRun.Reader rd : readers) {
-                        try {
-                            rd.close();
-                        } catch (IOException e) {
-                            // read-only
-                        }
-                    }
-                }
-            }, "kcheck-disk-lookup-" + p);
-            t.setDaemon(true);
-            threads.add(t);
-            t.start();
-        }
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while checking the level");
-            }
-        }
-        if (!failures.isEmpty()) {
-            Throwable f = failures.get(0);
-            if (f instanceof IOException io) {
-                throw io;
-            }
-            throw (RuntimeException) f;
-        }
-        if (old.isEmpty()) {
-            return 0;
-        }
-        long[] dead = {0};
-        forEachRecord(level, (id, key) -> {
-            if (old.contains(key)) {
-                markDead(bitmap, id - base);
-                dead[0]++;
-            }
-            return true;
-        });
-        return dead[0];
-    }
-
-    /** Runs beyond which they are merged into one (each level's check reads every run). */
-    private static final int MAX_RUNS = 12;
-
-    private void mergeRuns() throws IOException {
-        List<Path> in = new ArrayList<>();
-        for (String r : runs) {
-            in.add(dir.resolve(r));
-        }
-        String name = "run-" + (++merges) + "-merged.keys";
-        long n = KeyRun.Reader.merge(in, dir.resolve(name));
-        for (Path p : in) {
-            retire(p);
-        }
-        runs.clear();
-        runKeys.clear();
-        runs.add(name);
-        runKeys.add(n);
-    }
-
-    /** Puts the live states of the new level back into the emptied table (the next level revisits them most). */
-    private void reseed(DiskFrontier level, long[] dead, long base) throws IOException {
-        forEachRecord(level, (id, key) -> isDead(dead, id - base) || ram.put(key));
-    }
-
-    /** Receives a level's records as (id, key); false stops the walk. */
-    @FunctionalInterface
-    private interface RecordSink {
-        boolean record(long id, long key) throws IOException;
-    }
-
-    /** Walks {@code level}'s records in file order, each as its id and its state's key. */
-    private void forEachRecord(DiskFrontier level, RecordSink sink) throws IOException {
-        int rec = w + 1;
-        try (DiskFrontier.Reader in = level.new Reader()) {
-            for (int c = 0; c < level.chunks(); c++) {
-                int n = in.read(c);
-                for (int r = 0; r < n; r++) {
-                    int off = r * rec;
-                    if (!sink.record(in.buf[off], CompactStore.key(Hashing.hash(in.buf, off + 1, w)))) {
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
-    /** True if bit {@code x} (a state's id minus its level's base) is set in the level's dead-state bitmap (null: none dead). */
-    private static boolean isDead(long[] bitmap, long x) {
-        return bitmap != null && (bitmap[(int) (x >>> 6)] & (1L << x)) != 0;
-    }
-
-    private static void markDead(long[] bitmap, long x) {
-        bitmap[(int) (x >>> 6)] |= 1L << x;
     }
 
     private void housekeeping(Worker wk, long queuedChunks) {
@@ -798,15 +553,6 @@ final class DiskBfs extends Search {
 
     /* ---------------------------------------------------------------- checkpoints */
 
-    private String identity() {
-        List<String> props = new ArrayList<>();
-        for (Property p : model.properties()) {
-            props.add(p.id());
-        }
-        return model.name() + " " + model.variant() + " " + model.params() + " " + props + " width " + w + " reductions "
-                + options.reductions() + " partial-order " + options.partialOrder() + " max-depth " + options.maxDepth();
-    }
-
     private void retire(Path p) {
         if (checkpointing) {
             retired.add(p);
@@ -815,7 +561,7 @@ final class DiskBfs extends Search {
         }
     }
 
-    private static void delete(Path p) {
+    static void delete(Path p) {
         try {
             Files.deleteIfExists(p);
         } catch (IOException e) {
@@ -823,184 +569,24 @@ final class DiskBfs extends Search {
         }
     }
 
-    /**
-     * Writes a checkpoint: all workers are paused between chunks; {@code cursor} chunks of the
-     * current level are expanded, and their successors are in {@link #next}.
-     */
-    private void checkpoint(int cursor) throws IOException {
-        long t0 = System.nanoTime();
+    /** Closes every worker's link writer and forces its part of the next level to disk (before a checkpoint). */
+    void syncWorkers() throws IOException {
         for (Worker wk : pool) {
             wk.links.close();
             if (wk.out != null) {
                 wk.out.sync();
             }
         }
-        gen++;
-        String ramName = "ram-" + gen + ".keys";
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(dir.resolve(ramName)), 1 << 20))) {
-            ram.write(out);
-        }
-        Path tmp = dir.resolve("checkpoint.tmp");
-        kcheck.engine.store.FileIo.force(dir.resolve(ramName));
-        for (String r : runs) {
-            if (synced.add(r)) {
-                kcheck.engine.store.FileIo.force(dir.resolve(r));
-            }
-        }
-        for (Path p : cur.paths()) {
-            if (synced.add(p.getFileName().toString()) && Files.exists(p)) {
-                kcheck.engine.store.FileIo.force(p);
-            }
-        }
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16))) {
-            out.writeLong(MAGIC);
-            out.writeInt(VERSION);
-            out.writeUTF(identity());
-            out.writeInt(gen);
-            out.writeInt(depth);
-            out.writeLong(states);
-            out.writeLong(curLive);
-            out.writeLong(totalTransitions());
-            out.writeLong(totalAmple());
-            out.writeDouble(seconds());
-            out.writeLong(startBlock);
-            out.writeInt(cursor);
-            cur.write(out);
-            out.writeLong(curBase);
-            out.writeInt(curDead == null ? -1 : curDead.length);
-            if (curDead != null) {
-                for (long x : curDead) {
-                    out.writeLong(x);
-                }
-            }
-            out.writeBoolean(next != null);
-            if (next != null) {
-                next.write(out);
-            }
-            dlinks.write(out);
-            out.writeInt(runs.size());
-            for (int i = 0; i < runs.size(); i++) {
-                out.writeUTF(runs.get(i));
-                out.writeLong(runKeys.get(i));
-            }
-            out.writeUTF(ramName);
-            out.writeInt(merges);
-            out.writeBoolean(graded);
-            out.writeLong(levelTransitions);
-            out.writeLong(ungradedTransitions);
-            out.writeLong(ungradedStates);
-            out.writeDouble(gradedOmission);
-            checks.write(out);
-            out.writeLong(MAGIC);
-        }
-        kcheck.engine.store.FileIo.force(tmp);
-        Files.move(tmp, dir.resolve("checkpoint.bin"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        if (ramFile != null) {
-            delete(dir.resolve(ramFile));
-        }
-        ramFile = ramName;
-        for (Path p : retired) {
-            delete(p);
-        }
-        retired.clear();
+    }
+
+    /** A checkpoint that took {@code took} ns is written: the workers go on, and the next is due later. */
+    void checkpointWritten(long took) {
         pause = false;
-        long took = System.nanoTime() - t0;
         lastCheckpointNanos = took;
         long every = options.disk().every().toNanos();
         /* a zero interval (tests) means at every chance; else at least ten times what this one took */
         nextCheckpoint = System.nanoTime() + (every == 0 ? 0 : Math.max(every, 10 * took));
         options.listener().checkpoint(dir, states(), depth, took / 1e9);
-    }
-
-    private void resume() throws IOException {
-        Path manifest = dir.resolve("checkpoint.bin");
-        if (!Files.exists(manifest)) {
-            throw new CheckpointException("no checkpoint in " + dir + " (checkpoint.bin is missing)");
-        }
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(manifest), 1 << 16))) {
-            int version = in.readLong() == MAGIC ? in.readInt() : -1;
-            if (version < 2 || version > VERSION) {
-                throw new CheckpointException(manifest + " is not a kcheck checkpoint of this version");
-            }
-            String id = in.readUTF();
-            if (!id.equals(identity())) {
-                throw new CheckpointException("the checkpoint in " + dir + " is of another search: " + id + "; this one is "
-                        + identity());
-            }
-            gen = in.readInt();
-            depth = in.readInt();
-            states = in.readLong();
-            curLive = in.readLong();
-            transitionsBefore = in.readLong();
-            ampleBefore = in.readLong();
-            secondsBefore = in.readDouble();
-            startBlock = in.readLong();
-            cursorStart = in.readInt();
-            cur = DiskFrontier.read(in, dir, w);
-            curBase = in.readLong();
-            int words = in.readInt();
-            if (words >= 0) {
-                curDead = new long[words];
-                for (int i = 0; i < words; i++) {
-                    curDead[i] = in.readLong();
-                }
-            }
-            if (in.readBoolean()) {
-                next = DiskFrontier.read(in, dir, w);
-            }
-            dlinks.read(in);
-            int nr = in.readInt();
-            for (int i = 0; i < nr; i++) {
-                runs.add(in.readUTF());
-                runKeys.add(in.readLong());
-            }
-            ramFile = in.readUTF();
-            merges = in.readInt();
-            if (version >= 3 && in.readBoolean()) {
-                if (gradedRank < 0) {
-                    throw new CheckpointException("the checkpoint in " + dir + " relies on the model's grading, which this search does not");
-                }
-                relyOnGrading();
-            }
-            if (version >= 4) {
-                levelTransitions = in.readLong();
-                ungradedTransitions = in.readLong();
-                ungradedStates = in.readLong();
-                gradedOmission = in.readDouble();
-            } else {
-                /* written before the estimate was kept per level: all counted as TLC counts the whole search */
-                levelTransitions = transitionsBefore;
-                ungradedTransitions = transitionsBefore;
-                ungradedStates = states;
-            }
-            checks.read(in);
-            if (in.readLong() != MAGIC) {
-                throw new CheckpointException(manifest + " is truncated");
-            }
-        }
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(dir.resolve(ramFile)), 1 << 20))) {
-            ram.read(in);
-        }
-        Set<Path> keep = new HashSet<>();
-        keep.add(manifest);
-        keep.add(dir.resolve("links.bin"));
-        keep.add(dir.resolve(ramFile));
-        keep.addAll(cur.paths());
-        if (next != null) {
-            keep.addAll(next.paths());
-        }
-        for (String r : runs) {
-            keep.add(dir.resolve(r));
-        }
-        try (var files = Files.list(dir)) {
-            for (Path p : files.toList()) {
-                String n = p.getFileName().toString();
-                boolean ours = n.endsWith(".q") || n.endsWith(".keys") || n.endsWith(".pairs") || n.equals("checkpoint.tmp");
-                if (ours && !keep.contains(p)) {
-                    delete(p);
-                }
-            }
-        }
     }
 
     private void cleanup() {
@@ -1019,9 +605,7 @@ final class DiskBfs extends Search {
         if (next != null) {
             ours.addAll(next.paths());
         }
-        for (String r : runs) {
-            ours.add(dir.resolve(r));
-        }
+        ours.addAll(keyRuns.paths());
         ours.add(dir.resolve("links.bin"));
         for (Path p : ours) {
             delete(p);
