@@ -1,0 +1,393 @@
+package kcheck.litmus;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import kcheck.litmus.Event.Kind;
+import kcheck.litmus.Primitives.Op;
+import kcheck.litmus.Primitives.Returns;
+import kcheck.litmus.Primitives.Spec;
+
+/**
+ * Runs one thread's code symbolically, as herd7 does: every read takes each value its location can hold
+ * (from {@link ValueDomains}), every trylock and spin_is_locked both outcomes, and each combination of
+ * choices is one {@link ThreadPath}: the events in program order with their address, data and control
+ * dependencies (linux-kernel.bell's raw {@code addr}, {@code data}, {@code ctrl}, before carry-dep) and the
+ * RMW pairs ({@code rmw}). A control dependency reaches every event po-after the branch, as in herd7.
+ */
+final class ThreadRunner {
+
+    /** A value with the mask of the thread's reads it was computed from. */
+    private record Tv(Val v, long taint) {
+    }
+
+    /** Thrown when a path dereferences something that is not an address: that path cannot happen. */
+    private static final class Infeasible extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Infeasible() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final String file;
+    private final LitmusTest.ThreadCode code;
+    private final Map<String, Val> registerInit;
+    private final ValueDomains domains;
+
+    private final List<Integer> choices = new ArrayList<>();
+    private final List<Integer> bounds = new ArrayList<>();
+    private int cursor;
+    private List<Event> events;
+    private Map<String, Tv> regs;
+    private long ctrl;
+
+    ThreadRunner(String file, LitmusTest.ThreadCode code, Map<String, Val> registerInit, ValueDomains domains) {
+        this.file = file;
+        this.code = code;
+        this.registerInit = registerInit;
+        this.domains = domains;
+    }
+
+    /** Every path of the thread under the current value domains. */
+    List<ThreadPath> paths() {
+        List<ThreadPath> out = new ArrayList<>();
+        choices.clear();
+        bounds.clear();
+        while (true) {
+            ThreadPath p = runOnce();
+            if (p != null) {
+                out.add(p);
+            }
+            int i = choices.size() - 1;
+            while (i >= 0 && choices.get(i) + 1 >= bounds.get(i)) {
+                i--;
+            }
+            if (i < 0) {
+                return out;
+            }
+            choices.set(i, choices.get(i) + 1);
+            while (choices.size() > i + 1) {
+                choices.remove(choices.size() - 1);
+                bounds.remove(bounds.size() - 1);
+            }
+        }
+    }
+
+    private ThreadPath runOnce() {
+        cursor = 0;
+        events = new ArrayList<>();
+        regs = new HashMap<>();
+        ctrl = 0;
+        String prefix = code.id() + ":";
+        registerInit.forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                regs.put(k.substring(prefix.length()), new Tv(v, 0));
+            }
+        });
+        try {
+            exec(code.body());
+        } catch (Infeasible e) {
+            return null;
+        }
+        if (events.size() > Rel.MAX) {
+            throw LitmusException.at(file, code.line(), "thread P" + code.id() + " makes more than " + Rel.MAX + " events");
+        }
+        Map<String, Val> finals = new HashMap<>();
+        regs.forEach((k, v) -> finals.put(k, v.v()));
+        return new ThreadPath(code.id(), List.copyOf(events), finals);
+    }
+
+    private int choose(int n) {
+        if (cursor < choices.size()) {
+            return choices.get(cursor++);
+        }
+        choices.add(0);
+        bounds.add(n);
+        cursor++;
+        return 0;
+    }
+
+    private void exec(Stmt s) {
+        if (s instanceof Stmt.Block b) {
+            for (Stmt x : b.body()) {
+                exec(x);
+            }
+        } else if (s instanceof Stmt.Decl d) {
+            for (int i = 0; i < d.names().size(); i++) {
+                Expr init = d.inits().get(i);
+                regs.put(d.names().get(i), init == null ? new Tv(Val.ZERO, 0) : eval(init));
+            }
+        } else if (s instanceof Stmt.ExprStmt e) {
+            eval(e.expr());
+        } else if (s instanceof Stmt.If f) {
+            Tv c = eval(f.cond());
+            ctrl |= c.taint();
+            exec(c.v().truthy() ? f.then() : f.otherwise());
+        }
+    }
+
+    private Tv eval(Expr e) {
+        if (e instanceof Expr.Num n) {
+            return new Tv(Val.of(n.value()), 0);
+        }
+        if (e instanceof Expr.Var v) {
+            Tv r = regs.get(v.name());
+            if (r != null) {
+                return r;
+            }
+            if (code.params().contains(v.name())) {
+                return new Tv(Val.address(v.name()), 0);
+            }
+            throw LitmusException.at(file, v.line(), "unknown name '" + v.name() + "'");
+        }
+        if (e instanceof Expr.AddrOf a) {
+            return new Tv(Val.address(a.name()), 0);
+        }
+        if (e instanceof Expr.Deref d) {
+            Tv p = eval(d.pointer());
+            return read(address(p), 0, p.taint(), d.line());
+        }
+        if (e instanceof Expr.Assign a) {
+            Tv v = eval(a.value());
+            if (a.target() instanceof Expr.Var t) {
+                regs.put(t.name(), v);
+            } else {
+                Tv p = eval(((Expr.Deref) a.target()).pointer());
+                add(Kind.W, 0, null, address(p), v.v(), p.taint(), v.taint(), a.line());
+            }
+            return v;
+        }
+        if (e instanceof Expr.Unary u) {
+            Tv x = eval(u.operand());
+            long n = integer(x, u.line());
+            long r = switch (u.op()) {
+                case "!" -> x.v().truthy() ? 0 : 1;
+                case "-" -> -n;
+                default -> ~n;
+            };
+            return new Tv(Val.of(r), x.taint());
+        }
+        if (e instanceof Expr.Binary b) {
+            return binary(b);
+        }
+        if (e instanceof Expr.Ternary t) {
+            Tv c = eval(t.cond());
+            Tv r = eval(c.v().truthy() ? t.then() : t.otherwise());
+            return new Tv(r.v(), r.taint() | c.taint());
+        }
+        return call((Expr.Call) e);
+    }
+
+    private Tv binary(Expr.Binary b) {
+        Tv l = eval(b.left());
+        if (b.op().equals("&&") && !l.v().truthy() || b.op().equals("||") && l.v().truthy()) {
+            return new Tv(Val.of(b.op().equals("||") ? 1 : 0), l.taint());
+        }
+        Tv r = eval(b.right());
+        long t = l.taint() | r.taint();
+        switch (b.op()) {
+            case "==":
+                return new Tv(Val.of(l.v().equals(r.v()) ? 1 : 0), t);
+            case "!=":
+                return new Tv(Val.of(l.v().equals(r.v()) ? 0 : 1), t);
+            case "&&":
+            case "||":
+                return new Tv(Val.of(r.v().truthy() ? 1 : 0), t);
+            default:
+                break;
+        }
+        long x = integer(l, b.line());
+        long y = integer(r, b.line());
+        long v = switch (b.op()) {
+            case "+" -> x + y;
+            case "-" -> x - y;
+            case "*" -> x * y;
+            case "/" -> y == 0 ? 0 : x / y;
+            case "%" -> y == 0 ? 0 : x % y;
+            case "&" -> x & y;
+            case "|" -> x | y;
+            case "^" -> x ^ y;
+            case "<<" -> x << y;
+            case ">>" -> x >> y;
+            case "<" -> x < y ? 1 : 0;
+            case "<=" -> x <= y ? 1 : 0;
+            case ">" -> x > y ? 1 : 0;
+            default -> x >= y ? 1 : 0;
+        };
+        return new Tv(Val.of(v), t);
+    }
+
+    private long integer(Tv x, int line) {
+        if (x.v().isAddress()) {
+            throw LitmusException.at(file, line, "unsupported arithmetic on the address " + x.v());
+        }
+        return x.v().num();
+    }
+
+    private static String address(Tv p) {
+        if (!p.v().isAddress()) {
+            throw new Infeasible();
+        }
+        return p.v().loc();
+    }
+
+    private int add(Kind kind, int flags, String fence, String loc, Val value, long addr, long data, int line) {
+        events.add(new Event(kind, flags, fence, loc, value, addr, data, ctrl, line));
+        return events.size() - 1;
+    }
+
+    /** A read of {@code loc} taking each value of its domain in turn. */
+    private Tv read(String loc, int flags, long addr, int line) {
+        List<Val> dom = domains.values(loc);
+        Val v = dom.get(choose(dom.size()));
+        int i = add(Kind.R, flags, null, loc, v, addr, 0, line);
+        return new Tv(v, 1L << i);
+    }
+
+    private Tv call(Expr.Call c) {
+        Spec s = Primitives.spec(c.name());
+        int line = c.line();
+        if (s.op() == Op.FENCE) {
+            add(Kind.F, 0, s.ann(), null, null, 0, 0, line);
+            return new Tv(Val.ZERO, 0);
+        }
+        Tv p = location(s, c.args().get(s.ptr()), line);
+        String loc = address(p);
+        Tv operand = s.val() >= 0 ? eval(c.args().get(s.val())) : new Tv(Val.of(s.constant()), 0);
+        return new RmwBuilder(this, s, loc, p.taint(), operand, line).run(c);
+    }
+
+    /** The location argument: an lvalue ({@code *x}, or a bare name) or a pointer expression. */
+    private Tv location(Spec s, Expr arg, int line) {
+        if (s.lvalue()) {
+            if (arg instanceof Expr.Deref d) {
+                return eval(d.pointer());
+            }
+            if (arg instanceof Expr.Var v && !regs.containsKey(v.name())) {
+                return new Tv(Val.address(v.name()), 0);
+            }
+            throw LitmusException.at(file, line, "unsupported argument of " + s.op().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return eval(arg);
+    }
+
+    /** Builds the events of one primitive with a location (see {@link Primitives}). */
+    private record RmwBuilder(ThreadRunner t, Spec s, String loc, long addr, Tv operand, int line) {
+        Tv run(Expr.Call c) {
+            switch (s.op()) {
+                case LOAD:
+                    return t.read(loc, flag(s.ann()), addr, line);
+                case STORE:
+                    t.add(Kind.W, s.ann().equals("mb") ? Event.ONCE : flag(s.ann()), null, loc, operand.v(), addr, operand.taint(), line);
+                    if (s.ann().equals("mb")) {
+                        t.add(Kind.F, 0, "mb", null, null, 0, 0, line);
+                    }
+                    return new Tv(Val.ZERO, 0);
+                case RMW:
+                case XCHG:
+                    return rmw(null);
+                case CMPXCHG:
+                    return rmw(t.eval(c.args().get(2)));
+                case ADD_UNLESS:
+                    return rmw(c.args().size() == 3 ? t.eval(c.args().get(2)) : new Tv(Val.ZERO, 0));
+                case LOCK:
+                    t.pair(loc, addr, line);
+                    return new Tv(Val.ZERO, 0);
+                case UNLOCK:
+                    t.add(Kind.W, Event.UL, null, loc, Val.ZERO, addr, 0, line);
+                    return new Tv(Val.ZERO, 0);
+                case TRYLOCK:
+                    if (t.choose(2) == 0) {
+                        t.pair(loc, addr, line);
+                        return new Tv(Val.of(1), 0);
+                    }
+                    t.add(Kind.R, Event.LF, null, loc, Val.of(1), addr, 0, line);
+                    return new Tv(Val.ZERO, 0);
+                case ISLOCKED:
+                    boolean locked = t.choose(2) == 0;
+                    t.add(Kind.R, locked ? Event.RL : Event.RU, null, loc, Val.of(locked ? 1 : 0), addr, 0, line);
+                    return new Tv(Val.of(locked ? 1 : 0), 0);
+                case SRCU_LOCK:
+                    return t.read(loc, Event.SRCU_LOCK, addr, line);
+                case SRCU_UNLOCK:
+                    t.add(Kind.W, Event.SRCU_UNLOCK, null, loc, operand.v(), addr, operand.taint(), line);
+                    return new Tv(Val.ZERO, 0);
+                default:
+                    t.add(Kind.SRCU_SYNC, 0, null, loc, null, addr, 0, line);
+                    return new Tv(Val.ZERO, 0);
+            }
+        }
+
+        private static int flag(String ann) {
+            return switch (ann) {
+                case "acquire" -> Event.ACQUIRE;
+                case "release" -> Event.RELEASE;
+                case "noreturn" -> Event.NORETURN;
+                default -> Event.ONCE;
+            };
+        }
+
+        /** An RMW; {@code third}: cmpxchg's new value, or add_unless's "unless" value. */
+        private Tv rmw(Tv third) {
+            boolean mb = s.ann().equals("mb");
+            List<Val> dom = t.domains.values(loc);
+            Val old = dom.get(t.choose(dom.size()));
+            boolean ok = switch (s.op()) {
+                case CMPXCHG -> old.equals(operand.v());
+                case ADD_UNLESS -> !old.equals(third.v());
+                default -> true;
+            };
+            if (!ok) {
+                int r = t.add(Kind.R, Event.ONCE | Event.RMW, null, loc, old, addr, 0, line);
+                long taint = 1L << r;
+                return new Tv(s.returns() == Returns.SUCCESS ? Val.ZERO : old, taint);
+            }
+            Val now;
+            long data = operand.taint();
+            if (s.op() == Op.XCHG) {
+                now = operand.v();
+            } else if (s.op() == Op.CMPXCHG) {
+                now = third.v();
+                data = third.taint();
+            } else {
+                if (old.isAddress() || operand.v().isAddress()) {
+                    throw LitmusException.at(t.file, line, "unsupported arithmetic on an address");
+                }
+                now = Val.of(Primitives.apply(s.arith(), old.num(), operand.v().num()));
+            }
+            if (mb) {
+                t.add(Kind.F, 0, "mb", null, null, 0, 0, line);
+            }
+            int rf = Event.RMW | (s.ann().equals("acquire") ? Event.ACQUIRE : s.ann().equals("noreturn") ? Event.NORETURN : Event.ONCE);
+            int wf = Event.RMW | (s.ann().equals("release") ? Event.RELEASE : Event.ONCE);
+            int r = t.add(Kind.R, rf, null, loc, old, addr, 0, line);
+            int w = t.add(Kind.W, wf, null, loc, now, addr, data, line);
+            t.events.get(r).rmwPartner = w;
+            t.events.get(w).rmwPartner = r;
+            if (mb) {
+                t.add(Kind.F, 0, "mb", null, null, 0, 0, line);
+            }
+            long taint = 1L << r;
+            Val ret = switch (s.returns()) {
+                case NEW -> now;
+                case OLD -> old;
+                case NEW_IS_ZERO -> Val.of(now.num() == 0 ? 1 : 0);
+                case NEW_IS_NEGATIVE -> Val.of(now.num() < 0 ? 1 : 0);
+                case SUCCESS -> Val.of(1);
+                default -> Val.ZERO;
+            };
+            return new Tv(ret, taint);
+        }
+    }
+
+    /** spin_lock or a successful trylock: LKR then LKW, an RMW pair (lock.cat's lk-rmw). */
+    private void pair(String loc, long addr, int line) {
+        int r = add(Kind.R, Event.LKR, null, loc, Val.ZERO, addr, 0, line);
+        int w = add(Kind.W, Event.LKW, null, loc, Val.of(1), addr, 0, line);
+        events.get(r).rmwPartner = w;
+        events.get(w).rmwPartner = r;
+    }
+}

@@ -1,0 +1,83 @@
+package kcheck.litmus;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Prints an execution as a witness: each CPU's events in program order (labelled a, b, c...), the rf
+ * edges (reads-from, {@code init} for the initial value) and the co edges (coherence: the order of each
+ * location's writes, initial write first), then the final state the condition looked at.
+ */
+final class Witness {
+    private Witness() {
+    }
+
+    static String print(Execution x, Map<String, Val> state, LitmusTest test) {
+        Skeleton s = x.s;
+        String[] names = new String[s.n];
+        int next = 0;
+        for (int i = 0; i < s.n; i++) {
+            names[i] = s.thread[i] < 0 ? "init:" + s.ev[i].loc : label(next++);
+        }
+        StringBuilder b = new StringBuilder();
+        for (ThreadPath p : s.paths) {
+            b.append("  P").append(p.thread()).append(':');
+            String sep = " ";
+            for (int i = 0; i < s.n; i++) {
+                if (s.thread[i] == p.thread()) {
+                    b.append(sep).append(names[i]).append(": ").append(s.ev[i].label());
+                    sep = "; ";
+                }
+            }
+            b.append('\n');
+        }
+        b.append("  rf:").append(edges(x.rf, names, s, false)).append('\n');
+        Rel coImmediate = x.co.immediate();
+        b.append("  co:").append(edges(coImmediate, names, s, true)).append('\n');
+        Map<String, Val> shown = new TreeMap<>();
+        List<String> keys = new ArrayList<>(test.locations());
+        collectKeys(test.condition(), keys);
+        for (String k : keys) {
+            shown.put(k, state.getOrDefault(k, Val.ZERO));
+        }
+        b.append("  final:");
+        shown.forEach((k, v) -> b.append(' ').append(k).append('=').append(v).append(';'));
+        return b.toString();
+    }
+
+    private static String edges(Rel r, String[] names, Skeleton s, boolean skipLocks) {
+        StringBuilder b = new StringBuilder();
+        int count = 0;
+        for (int i = 0; i < s.n; i++) {
+            long row = r.row(i);
+            while (row != 0) {
+                int j = Long.numberOfTrailingZeros(row);
+                row &= row - 1;
+                b.append(count++ == 0 ? " " : ", ").append(names[i]).append(" -> ").append(names[j]);
+            }
+        }
+        return count == 0 ? " (none)" : b.toString();
+    }
+
+    private static String label(int k) {
+        return k < 26 ? String.valueOf((char) ('a' + k)) : "e" + k;
+    }
+
+    private static void collectKeys(Cond c, List<String> keys) {
+        if (c instanceof Cond.Atom a) {
+            if (!keys.contains(a.key())) {
+                keys.add(a.key());
+            }
+        } else if (c instanceof Cond.And a) {
+            collectKeys(a.left(), keys);
+            collectKeys(a.right(), keys);
+        } else if (c instanceof Cond.Or o) {
+            collectKeys(o.left(), keys);
+            collectKeys(o.right(), keys);
+        } else if (c instanceof Cond.Not n) {
+            collectKeys(n.operand(), keys);
+        }
+    }
+}
