@@ -73,10 +73,23 @@ final class Candidates {
             for (LitmusTest.ThreadCode c : test.threads()) {
                 paths.add(new ThreadRunner(test.file(), c, test.registerInit(), domains).paths());
             }
-            if (!domains.addWrites(paths) || round >= MAX_ROUNDS) {
+            // a value an execution writes comes through a chain of at most as many writes as it has
+            if (!domains.addWrites(paths) || round >= Math.min(MAX_ROUNDS, maxWrites(paths))) {
                 return paths;
             }
         }
+    }
+
+    private static int maxWrites(List<List<ThreadPath>> paths) {
+        int total = 0;
+        for (List<ThreadPath> thread : paths) {
+            int most = 0;
+            for (ThreadPath p : thread) {
+                most = Math.max(most, (int) p.events().stream().filter(e -> e.kind == Event.Kind.W).count());
+            }
+            total += most;
+        }
+        return total;
     }
 
     private void combination(Skeleton s, Consumer<Execution> sink) {
