@@ -17,6 +17,11 @@ public record LitmusTest(String file, String name, Map<String, Val> memoryInit, 
         List<ThreadCode> threads, List<String> locations, Cond filter, String quantifier, Cond condition,
         String expected, boolean expectedRace) {
 
+    /** The final condition as text, e.g. {@code (1:r0=1 /\ 1:r1=0)}. */
+    public String conditionText() {
+        return condition.toString();
+    }
+
     /** One thread {@code Pn(params) { body }}. */
     public record ThreadCode(int id, List<String> params, Stmt.Block body, int line) {
     }
