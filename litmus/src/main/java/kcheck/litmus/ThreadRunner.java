@@ -15,7 +15,8 @@ import kcheck.litmus.Primitives.Spec;
  * (from {@link ValueDomains}), every trylock and spin_is_locked both outcomes, and each combination of
  * choices is one {@link ThreadPath}: the events in program order with their address, data and control
  * dependencies (linux-kernel.bell's raw {@code addr}, {@code data}, {@code ctrl}, before carry-dep) and the
- * RMW pairs ({@code rmw}). A control dependency reaches every event po-after the branch, as in herd7.
+ * RMW pairs ({@code rmw}). A control dependency reaches the events in the arms of the {@code if} whose
+ * condition depends on the read (explanation.txt's definition), not those after it.
  */
 final class ThreadRunner {
 
@@ -124,8 +125,10 @@ final class ThreadRunner {
             eval(e.expr());
         } else if (s instanceof Stmt.If f) {
             Tv c = eval(f.cond());
+            long outside = ctrl;
             ctrl |= c.taint();
             exec(c.v().truthy() ? f.then() : f.otherwise());
+            ctrl = outside;
         }
     }
 
