@@ -126,7 +126,7 @@ final class LitmusCommand implements Callable<Integer> {
     }
 
     private void printJson(List<LitmusResult> results, int exit) {
-        ObjectNode doc = Json.document("litmus", exit == ExitCodes.OK ? "OK" : "DIFFERS", exit);
+        ObjectNode doc = Json.document("litmus", ExitCodes.outcome(exit), exit);
         ArrayNode arr = doc.putArray("results");
         for (LitmusResult r : results) {
             ObjectNode o = arr.addObject();

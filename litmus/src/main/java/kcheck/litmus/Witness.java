@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Prints an execution as a witness: each CPU's events in program order (labelled a, b, c...), the rf
+ * Prints an execution as a witness: each CPU's events in program order (labelled A, B, C...), the rf
  * edges (reads-from, {@code init} for the initial value) and the co edges (coherence: the order of each
  * location's writes, initial write first), then the final state the condition looked at.
  */
@@ -62,7 +62,7 @@ final class Witness {
     }
 
     private static String label(int k) {
-        return k < 26 ? String.valueOf((char) ('a' + k)) : "e" + k;
+        return k < 26 ? String.valueOf((char) ('A' + k)) : "E" + k;
     }
 
     private static void collectKeys(Cond c, List<String> keys) {

@@ -179,8 +179,8 @@ class LkmmSemanticsTest {
     void witnessShowsEventsPerCpuAndTheRfAndCoEdges() {
         LitmusResult r = Litmus.decide(test("1:r0=1 /\\ 1:r1=0", "WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1);",
                 "r0 = READ_ONCE(*y); r1 = READ_ONCE(*x);"));
-        assertThat(r.witness()).contains("P0: a: W[once] x=1; b: W[once] y=1").contains("P1: c: R[once] y=1; d: R[once] x=0")
-                .contains("b -> c").contains("init:x -> d").contains("co: ").contains("init:x -> a");
+        assertThat(r.witness()).contains("P0: A: W[once] x=1; B: W[once] y=1").contains("P1: C: R[once] y=1; D: R[once] x=0")
+                .contains("B -> C").contains("init:x -> D").contains("co: ").contains("init:x -> A");
         assertThat(r.explored()).isEqualTo(4);
     }
 }
