@@ -1,6 +1,7 @@
 package kcheck.litmus;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,9 +12,10 @@ import java.util.function.Consumer;
  * fixpoint ({@link ValueDomains}); then, for each combination of one path per thread, every rf (each read
  * from a same-location write of the value it read, or the initial write; lock reads as lock.cat says) and
  * every co (a total order of each location's writes after the initial write, lock.cat's {@code co0}
- * constraint for unmatched LKWs) is one candidate handed to the consumer. Choices that break coherence
- * on their face (a read from a po-later write of its own thread, two writes of a thread against po) are
- * skipped.
+ * constraint for unmatched LKWs) is one candidate handed to the consumer. As coherence and atomicity
+ * relate events of one location only, each location's rf and co choices are filtered by them first and
+ * the candidates are the combinations of the choices that pass (so "explored" counts candidates that
+ * are coherent per location).
  */
 final class Candidates {
     private static final int MAX_ROUNDS = 32;
@@ -48,12 +50,26 @@ final class Candidates {
                 return;
             }
         }
+        List<List<Set<String>>> writes = new ArrayList<>();
+        List<List<Set<String>>> reads = new ArrayList<>();
+        for (List<ThreadPath> ps : perThread) {
+            List<Set<String>> w = new ArrayList<>();
+            List<Set<String>> r = new ArrayList<>();
+            for (ThreadPath p : ps) {
+                w.add(valuesOf(p, Event.Kind.W));
+                r.add(valuesOf(p, Event.Kind.R));
+            }
+            writes.add(w);
+            reads.add(r);
+        }
         while (true) {
             List<ThreadPath> combo = new ArrayList<>();
             for (int t = 0; t < pick.length; t++) {
                 combo.add(perThread.get(t).get(pick[t]));
             }
-            combination(new Skeleton(locations, test.memoryInit(), combo, test.file()), sink);
+            if (valuesAreWritten(pick, writes, reads)) {
+                combination(new Skeleton(locations, test.memoryInit(), combo, test.file()), sink);
+            }
             int t = pick.length - 1;
             while (t >= 0 && pick[t] + 1 >= perThread.get(t).size()) {
                 pick[t] = 0;
@@ -80,6 +96,42 @@ final class Candidates {
         }
     }
 
+    /** {@code loc=value} of each read or write (lock events excepted) of a path. */
+    private static Set<String> valuesOf(ThreadPath p, Event.Kind kind) {
+        Set<String> out = new HashSet<>();
+        for (Event e : p.events()) {
+            if (e.kind == kind && !e.isLockOp()) {
+                out.add(e.loc + "=" + e.value);
+            }
+        }
+        return out;
+    }
+
+    /** Whether every value the chosen paths read is initial or written by one of them (else no rf exists). */
+    private boolean valuesAreWritten(int[] pick, List<List<Set<String>>> writes, List<List<Set<String>>> reads) {
+        for (int t = 0; t < pick.length; t++) {
+            for (String key : reads.get(t).get(pick[t])) {
+                if (!written(key, pick, writes)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean written(String key, int[] pick, List<List<Set<String>>> writes) {
+        int eq = key.indexOf('=');
+        if (test.memoryInit().getOrDefault(key.substring(0, eq), Val.ZERO).toString().equals(key.substring(eq + 1))) {
+            return true;
+        }
+        for (int u = 0; u < pick.length; u++) {
+            if (writes.get(u).get(pick[u]).contains(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static int maxWrites(List<List<ThreadPath>> paths) {
         int total = 0;
         for (List<ThreadPath> thread : paths) {
@@ -97,57 +149,89 @@ final class Candidates {
         if (!LockCat.programOrderAxiomsHold(s, critical)) {
             return;
         }
-        List<Integer> reads = new ArrayList<>();
-        List<List<Integer>> sources = new ArrayList<>();
-        for (int i = 0; i < s.n; i++) {
-            if (s.ev[i].kind != Event.Kind.R || s.ev[i].has(Event.LKR)) {
-                continue;
-            }
-            List<Integer> from = s.ev[i].isLockOp() ? LockCat.lockReadSources(s, i) : valueSources(s, i);
-            if (from.isEmpty()) {
+        long unmatched = LockCat.unmatched(s, critical);
+        List<List<Rel[]>> perLocation = new ArrayList<>();
+        for (int l = 0; l < s.locations.size(); l++) {
+            List<Rel[]> choices = locationChoices(s, l, critical, unmatched);
+            if (choices.isEmpty()) {
                 return;
             }
-            reads.add(i);
-            sources.add(from);
+            perLocation.add(choices);
         }
-        List<List<List<Integer>>> orders = new ArrayList<>();
-        long unmatched = LockCat.unmatched(s, critical);
-        for (int l = 0; l < s.locations.size(); l++) {
-            List<Integer> ws = new ArrayList<>();
-            for (int i = 0; i < s.n; i++) {
-                if (s.locId[i] == l && s.ev[i].kind == Event.Kind.W && !s.ev[i].has(Event.IW) && !s.ev[i].has(Event.UL)) {
-                    ws.add(i);
-                }
+        int[] pick = new int[perLocation.size()];
+        do {
+            Rel rf = new Rel(s.n);
+            Rel co = new Rel(s.n);
+            for (int l = 0; l < pick.length; l++) {
+                Rel[] c = perLocation.get(l).get(pick[l]);
+                rf = rf.union(c[0]);
+                co = co.union(c[1]);
             }
-            List<List<Integer>> perms = new ArrayList<>();
-            permutations(s, ws, new ArrayList<>(), unmatched, perms);
-            orders.add(perms);
+            explored++;
+            sink.accept(new Execution(s, rf, co));
+        } while (advance(pick, perLocation));
+    }
+
+    /**
+     * The rf and co choices of one location's events that keep linux-kernel.cat's {@code coherence}
+     * ({@code acyclic po-loc | com}) and {@code atomic} axioms there: both only relate events of one
+     * location, so an execution satisfies them if and only if each location's part does.
+     */
+    private static List<Rel[]> locationChoices(Skeleton s, int l, Rel critical, long unmatched) {
+        long at = 0;
+        List<Integer> reads = new ArrayList<>();
+        List<List<Integer>> sources = new ArrayList<>();
+        List<Integer> writes = new ArrayList<>();
+        List<Rel[]> out = new ArrayList<>();
+        for (int i = 0; i < s.n; i++) {
+            if (s.locId[i] != l) {
+                continue;
+            }
+            at |= 1L << i;
+            Event e = s.ev[i];
+            if (e.kind == Event.Kind.R && !e.has(Event.LKR)) {
+                List<Integer> from = e.isLockOp() ? LockCat.lockReadSources(s, i) : valueSources(s, i);
+                if (from.isEmpty()) {
+                    return out;
+                }
+                reads.add(i);
+                sources.add(from);
+            } else if (e.kind == Event.Kind.W && !e.has(Event.IW) && !e.has(Event.UL)) {
+                writes.add(i);
+            }
         }
+        List<List<Integer>> orders = new ArrayList<>();
+        permutations(s, writes, new ArrayList<>(), unmatched, orders);
+        Rel criticalHere = critical.restrict(at, at);
+        Rel poLoc = s.poLoc.restrict(at, at);
+        Rel rmw = s.atomicRmw.union(s.lkRmw);
         int[] rfPick = new int[reads.size()];
         do {
             Rel rf = new Rel(s.n);
             for (int k = 0; k < rfPick.length; k++) {
                 rf.add(sources.get(k).get(rfPick[k]), reads.get(k));
             }
-            int[] coPick = new int[orders.size()];
-            do {
+            for (List<Integer> order : orders) {
                 Rel co = new Rel(s.n);
-                for (int l = 0; l < orders.size(); l++) {
-                    List<Integer> order = orders.get(l).get(coPick[l]);
-                    int iw = l;
-                    for (int a = 0; a < order.size(); a++) {
-                        co.add(iw, order.get(a));
-                        for (int b = a + 1; b < order.size(); b++) {
-                            co.add(order.get(a), order.get(b));
-                        }
+                for (int a = 0; a < order.size(); a++) {
+                    co.add(l, order.get(a));
+                    for (int b = a + 1; b < order.size(); b++) {
+                        co.add(order.get(a), order.get(b));
                     }
                 }
-                co = LockCat.mergeUnlocks(co, critical);
-                Rel fullRf = rf.union(LockCat.lockReads(s, co));
-                explored++;
-                sink.accept(new Execution(s, fullRf, co));
-            } while (advance(coPick, orders));
+                co = LockCat.mergeUnlocks(co, criticalHere);
+                Rel rfAll = rf.union(LockCat.lockReads(s, co));
+                Rel fr = rfAll.inverse().seq(co);
+                if (!Rel.union(poLoc, rfAll, co, fr).acyclic()) {
+                    continue;
+                }
+                if (!rmw.inter(fr.inter(s.ext).seq(co.inter(s.ext))).isEmpty()) {
+                    continue;
+                }
+                out.add(new Rel[] {rfAll, co});
+            }
         } while (advanceSources(rfPick, sources));
+        return out;
     }
 
     /** The writes read {@code r} can read from: same location, same value, not po-after it. */
@@ -188,7 +272,7 @@ final class Candidates {
         }
     }
 
-    private static boolean advance(int[] pick, List<List<List<Integer>>> choices) {
+    private static boolean advance(int[] pick, List<List<Rel[]>> choices) {
         for (int i = pick.length - 1; i >= 0; i--) {
             if (pick[i] + 1 < choices.get(i).size()) {
                 pick[i]++;
