@@ -67,22 +67,17 @@ final class Lkmm {
         k.addr = addr;
         k.data = data;
         Rel po = s.po;
+        StaticOrder so = s.staticOrder();
         // basic relations: acq-po, po-rel, po-unlock-lock-po
-        Rel acqPo = po.restrict(s.acquire, s.m);
-        Rel poRel = po.restrict(s.m, s.release);
-        Rel pull = po.to(s.ul).seq(po.union(rf)).to(s.lkr).seq(po);
-        // fences: rmb, wmb, mb, gp, strong-fence, nonrw-fence, fence
-        long r4rmb = s.r & ~s.noreturn;
-        Rel rmb = s.fencerel(s.fence("rmb")).restrict(r4rmb, r4rmb);
-        Rel wmb = s.fencerel(s.fence("wmb")).restrict(s.w, s.w);
-        Rel poOpt = po.opt();
-        Rel mb = Rel.union(s.fencerel(s.fence("mb")).restrict(s.m, s.m),
-                s.fencerel(s.fence("before-atomic")).restrict(s.m, s.rmwSet).seq(poOpt).to(s.m),
-                poOpt.restrict(s.m, s.rmwSet).seq(s.fencerel(s.fence("after-atomic"))).to(s.m),
-                poOpt.restrict(s.m, s.lkw).seq(s.fencerel(s.fence("after-spinlock"))).to(s.m),
-                pull.restrict(s.m, s.fence("after-unlock-lock")).seq(po).to(s.m),
-                poOpt.restrict(s.m, s.srcuUnlock).seq(s.fencerel(s.fence("after-srcu-read-unlock"))).to(s.m));
-        Rel gp = po.to(s.fence("sync-rcu") | s.syncSrcu).seq(poOpt);
+        Rel acqPo = so.acqPo();
+        Rel poRel = so.poRel();
+        Rel pull = s.ul == 0 ? new Rel(s.n) : po.to(s.ul).seq(po.union(rf)).to(s.lkr).seq(po);
+        // fences: rmb, wmb, mb (its po-unlock-lock-po part here), gp, strong-fence, nonrw-fence, fence
+        Rel rmb = so.rmb();
+        Rel wmb = so.wmb();
+        Rel mb = s.fence("after-unlock-lock") == 0 ? so.mbWithoutLockHandover()
+                : so.mbWithoutLockHandover().union(pull.restrict(s.m, s.fence("after-unlock-lock")).seq(po).to(s.m));
+        Rel gp = so.gp();
         Rel strong = mb.union(gp);
         Rel nonrw = strong.union(poRel).union(acqPo);
         Rel fence = nonrw.union(wmb).union(rmb);

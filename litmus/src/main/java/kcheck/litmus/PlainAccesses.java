@@ -20,7 +20,7 @@ final class PlainAccesses {
                 .seq(k.strongFence.to(s.marked).seq(xbstar).union(xbstar.inter(s.intra)));
         long notNoreturn = s.all & ~s.noreturn;
         long r4rmb = s.r & ~s.noreturn;
-        Rel rmbFence = s.fencerel(s.fence("rmb"));
+        Rel rmbFence = s.staticOrder().rmbFence();
         Rel wPre = k.addr.union(k.fence).opt().from(s.marked);
         Rel rPre = Rel.union(k.addr, k.nonrwFence, rmbFence.restrict(r4rmb, notNoreturn)).opt().from(s.marked);
         Rel wPost = k.fence.opt().to(s.marked).seq(k.rmwSequence);

@@ -166,6 +166,16 @@ final class Skeleton {
         srcuUnlock |= e.has(Event.SRCU_UNLOCK) ? b : 0;
     }
 
+    private StaticOrder staticOrder;
+
+    /** The rf- and co-independent relations, computed on first use. */
+    StaticOrder staticOrder() {
+        if (staticOrder == null) {
+            staticOrder = StaticOrder.of(this);
+        }
+        return staticOrder;
+    }
+
     long fence(String name) {
         return fences.getOrDefault(name, 0L);
     }
