@@ -100,7 +100,7 @@ final class Candidates {
     private static Set<String> valuesOf(ThreadPath p, Event.Kind kind) {
         Set<String> out = new HashSet<>();
         for (Event e : p.events()) {
-            if (e.kind == kind && !e.isLockOp()) {
+            if (e.kind == kind && !e.isLockOp() && !e.has(Event.SRCU_LOCK)) {
                 out.add(e.loc + "=" + e.value);
             }
         }
@@ -234,12 +234,16 @@ final class Candidates {
         return out;
     }
 
-    /** The writes read {@code r} can read from: same location, same value, not po-after it. */
+    /**
+     * The writes read {@code r} can read from: same location, same value (any value for an srcu_read_lock(),
+     * whose value is its own index), not po-after it.
+     */
     private static List<Integer> valueSources(Skeleton s, int r) {
         List<Integer> out = new ArrayList<>();
         for (int j = 0; j < s.n; j++) {
             Event w = s.ev[j];
-            if (w.kind == Event.Kind.W && !w.isLockOp() && s.locId[j] == s.locId[r] && w.value.equals(s.ev[r].value)
+            boolean valueMatches = w.value != null && (w.value.equals(s.ev[r].value) || s.ev[r].has(Event.SRCU_LOCK));
+            if (w.kind == Event.Kind.W && !w.isLockOp() && s.locId[j] == s.locId[r] && valueMatches
                     && !(s.thread[j] == s.thread[r] && j > r)) {
                 out.add(j);
             }

@@ -10,17 +10,21 @@ import java.util.Map;
 sealed interface Cond {
     boolean eval(Map<String, Val> state);
 
-    /** {@code key=value} (or {@code key!=value}); key is {@code T:reg} or a location. */
-    record Atom(String key, Val value, boolean equal) implements Cond {
+    /**
+     * {@code key=value} (or {@code key!=value}); key is {@code T:reg} or a location; the value is a constant
+     * or, when {@code otherKey} is not null, the final value of another register or location ({@code 0:r1=1:r2}).
+     */
+    record Atom(String key, Val value, String otherKey, boolean equal) implements Cond {
         @Override
         public boolean eval(Map<String, Val> state) {
             Val v = state.getOrDefault(key, Val.ZERO);
-            return v.equals(value) == equal;
+            Val w = otherKey == null ? value : state.getOrDefault(otherKey, Val.ZERO);
+            return v.equals(w) == equal;
         }
 
         @Override
         public String toString() {
-            return key + (equal ? "=" : "!=") + value;
+            return key + (equal ? "=" : "!=") + (otherKey == null ? value : otherKey);
         }
     }
 

@@ -79,7 +79,12 @@ final class CondParser {
         } else {
             throw in.error(op, "expected '=' after '" + key + "' but found '" + op.text() + "'");
         }
-        return new Cond.Atom(key, value(), equal);
+        if (in.peek().kind() == Kind.NUMBER && in.peek(1).is(":")) {
+            String thread = in.next().text();
+            in.next();
+            return new Cond.Atom(key, null, thread + ":" + in.expectIdent().text(), equal);
+        }
+        return new Cond.Atom(key, value(), null, equal);
     }
 
     private Val value() {

@@ -313,8 +313,13 @@ final class ThreadRunner {
                     boolean locked = t.choose(2) == 0;
                     t.add(Kind.R, locked ? Event.RL : Event.RU, null, loc, Val.of(locked ? 1 : 0), addr, 0, line);
                     return new Tv(Val.of(locked ? 1 : 0), 0);
-                case SRCU_LOCK:
-                    return t.read(loc, Event.SRCU_LOCK, addr, line);
+                case SRCU_LOCK: {
+                    // herd7 gives each srcu_read_lock() its own index value, so that the matching unlock is the
+                    // one its value reaches (linux-kernel.bell's srcu-rscs); the load's rf ignores it
+                    Val index = Val.of((t.code.id() + 1) * 307L + t.events.size() * 599L);
+                    int i = t.add(Kind.R, Event.SRCU_LOCK, null, loc, index, addr, 0, line);
+                    return new Tv(index, 1L << i);
+                }
                 case SRCU_UNLOCK:
                     t.add(Kind.W, Event.SRCU_UNLOCK, null, loc, operand.v(), addr, operand.taint(), line);
                     return new Tv(Val.ZERO, 0);

@@ -70,6 +70,9 @@ final class Witness {
             if (!keys.contains(a.key())) {
                 keys.add(a.key());
             }
+            if (a.otherKey() != null && !keys.contains(a.otherKey())) {
+                keys.add(a.otherKey());
+            }
         } else if (c instanceof Cond.And a) {
             collectKeys(a.left(), keys);
             collectKeys(a.right(), keys);

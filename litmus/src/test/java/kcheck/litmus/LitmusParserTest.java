@@ -69,6 +69,14 @@ class LitmusParserTest {
     }
 
     @Test
+    void anAtomMayCompareTwoRegisters() {
+        String text = "C t\n{ x=2; }\nP0(atomic_t *x) { int r1; r1 = atomic_dec_and_test(x); }\n"
+                + "P1(atomic_t *x) { int r2; r2 = atomic_dec_and_test(x); }\nexists (x!=0 \\/ 0:r1=1:r2)\n";
+        assertThat(LitmusParser.parse("a", text).condition().toString()).isEqualTo("(x!=0 \\/ 0:r1=1:r2)");
+        assertThat(Litmus.word(text)).isEqualTo("Never");
+    }
+
+    @Test
     void unsupportedStatementNamesFileAndLine() {
         String text = "C t\n{}\nP0(int *x)\n{\n\twhile (1) { }\n}\nexists (x=1)\n";
         assertThatThrownBy(() -> LitmusParser.parse("bad.litmus", text)).isInstanceOf(LitmusException.class)
