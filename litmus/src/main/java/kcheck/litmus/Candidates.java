@@ -1,7 +1,6 @@
 package kcheck.litmus;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -44,42 +43,8 @@ final class Candidates {
             }
         }
         List<String> locations = new ArrayList<>(locs);
-        int[] pick = new int[perThread.size()];
-        for (List<ThreadPath> ps : perThread) {
-            if (ps.isEmpty()) {
-                return;
-            }
-        }
-        List<List<Set<String>>> writes = new ArrayList<>();
-        List<List<Set<String>>> reads = new ArrayList<>();
-        for (List<ThreadPath> ps : perThread) {
-            List<Set<String>> w = new ArrayList<>();
-            List<Set<String>> r = new ArrayList<>();
-            for (ThreadPath p : ps) {
-                w.add(valuesOf(p, Event.Kind.W));
-                r.add(valuesOf(p, Event.Kind.R));
-            }
-            writes.add(w);
-            reads.add(r);
-        }
-        while (true) {
-            List<ThreadPath> combo = new ArrayList<>();
-            for (int t = 0; t < pick.length; t++) {
-                combo.add(perThread.get(t).get(pick[t]));
-            }
-            if (valuesAreWritten(pick, writes, reads)) {
-                combination(new Skeleton(locations, test.memoryInit(), combo, test.file()), sink);
-            }
-            int t = pick.length - 1;
-            while (t >= 0 && pick[t] + 1 >= perThread.get(t).size()) {
-                pick[t] = 0;
-                t--;
-            }
-            if (t < 0) {
-                return;
-            }
-            pick[t]++;
-        }
+        new PathCombinations(perThread, test.memoryInit())
+                .forEach(combo -> combination(new Skeleton(locations, test.memoryInit(), combo, test.file()), sink));
     }
 
     private List<List<ThreadPath>> threadPaths() {
@@ -94,42 +59,6 @@ final class Candidates {
                 return paths;
             }
         }
-    }
-
-    /** {@code loc=value} of each read or write (lock events excepted) of a path. */
-    private static Set<String> valuesOf(ThreadPath p, Event.Kind kind) {
-        Set<String> out = new HashSet<>();
-        for (Event e : p.events()) {
-            if (e.kind == kind && !e.isLockOp() && !e.has(Event.SRCU_LOCK)) {
-                out.add(e.loc + "=" + e.value);
-            }
-        }
-        return out;
-    }
-
-    /** Whether every value the chosen paths read is initial or written by one of them (else no rf exists). */
-    private boolean valuesAreWritten(int[] pick, List<List<Set<String>>> writes, List<List<Set<String>>> reads) {
-        for (int t = 0; t < pick.length; t++) {
-            for (String key : reads.get(t).get(pick[t])) {
-                if (!written(key, pick, writes)) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private boolean written(String key, int[] pick, List<List<Set<String>>> writes) {
-        int eq = key.indexOf('=');
-        if (test.memoryInit().getOrDefault(key.substring(0, eq), Val.ZERO).toString().equals(key.substring(eq + 1))) {
-            return true;
-        }
-        for (int u = 0; u < pick.length; u++) {
-            if (writes.get(u).get(pick[u]).contains(key)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static int maxWrites(List<List<ThreadPath>> paths) {
