@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * Splits a litmus file (after its first line, {@code C name}) into tokens with their line numbers. Comments
- * are C's {@code //} and {@code /* *}{@code /}, and herd's {@code (* *)} outside braces (inside a thread's
- * body {@code (*p)} is C).
+ * are C's {@code //} and {@code /* *}{@code /}, and herd's {@code (* *)} outside braces, or inside one
+ * level of them when a blank follows {@code (*} (in the initial state; in a thread's body {@code (*p)}
+ * is C).
  */
 final class Lexer {
 
@@ -90,12 +91,17 @@ final class Lexer {
                 }
             } else if (src.startsWith("/*", pos)) {
                 skipUntil("*/");
-            } else if (depth == 0 && src.startsWith("(*", pos)) {
+            } else if (src.startsWith("(*", pos) && (depth == 0 || depth == 1 && spaceAfterOpening())) {
                 skipUntil("*)");
             } else {
                 return;
             }
         }
+    }
+
+    /** {@code (* } with a blank after it: herd's comment, even in the initial state's braces. */
+    private boolean spaceAfterOpening() {
+        return pos + 2 < src.length() && Character.isWhitespace(src.charAt(pos + 2));
     }
 
     private void skipUntil(String end) {

@@ -69,6 +69,13 @@ class LitmusParserTest {
     }
 
     @Test
+    void herdCommentsMayAppearInTheInitialStateAndParenthesizedDerefsInCode() {
+        String text = "C t\n{\n\tx=1; (* the flag *)\n}\nP0(int *x) { int r0; r0 = (*x) + 1; }\nexists (0:r0=2)\n";
+        assertThat(LitmusParser.parse("a", text).memoryInit()).containsEntry("x", Val.of(1));
+        assertThat(Litmus.word(text)).isEqualTo("Always");
+    }
+
+    @Test
     void anAtomMayCompareTwoRegisters() {
         String text = "C t\n{ x=2; }\nP0(atomic_t *x) { int r1; r1 = atomic_dec_and_test(x); }\n"
                 + "P1(atomic_t *x) { int r2; r2 = atomic_dec_and_test(x); }\nexists (x!=0 \\/ 0:r1=1:r2)\n";
