@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,7 +30,7 @@ public final class LitmusChecker {
         long[] counts = new long[3];
         boolean[] race = new boolean[1];
         Execution[] witness = new Execution[1];
-        Map<String, Val>[] witnessState = newStateArray();
+        List<Map<String, Val>> witnessState = new ArrayList<>();
         candidates.forEach(x -> {
             Lkmm.Verdict v = Lkmm.check(x);
             if (!v.consistent()) {
@@ -44,20 +46,15 @@ public final class LitmusChecker {
                 counts[1]++;
                 if (witness[0] == null) {
                     witness[0] = x;
-                    witnessState[0] = state;
+                    witnessState.add(state);
                 }
             } else {
                 counts[2]++;
             }
         });
         long micros = (System.nanoTime() - start) / 1000;
-        String w = witness[0] == null ? null : Witness.print(witness[0], witnessState[0], test);
+        String w = witness[0] == null ? null : Witness.print(witness[0], witnessState.get(0), test);
         return new LitmusResult(test, LitmusResult.word(counts[1], counts[2]), candidates.explored(), counts[0], counts[1],
                 counts[2], race[0], w, micros);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Val>[] newStateArray() {
-        return new Map[1];
     }
 }
