@@ -107,6 +107,20 @@ class LkmmSemanticsTest {
     }
 
     @Test
+    void anRcuCycleIsForbiddenWhenItHasAtLeastAsManyGracePeriodsAsReaders() {
+        String c = "0:r0=1 /\\ 1:r0=1 /\\ 2:r0=1";
+        String[][] reader = {{"x", "y"}, {"y", "z"}, {"z", "x"}};
+        java.util.function.BiFunction<Integer, Boolean, String> thread = (i, gp) -> gp
+                ? "r0 = READ_ONCE(*" + reader[i][0] + "); synchronize_rcu(); WRITE_ONCE(*" + reader[i][1] + ", 1);"
+                : "rcu_read_lock(); r0 = READ_ONCE(*" + reader[i][0] + "); WRITE_ONCE(*" + reader[i][1] + ", 1); rcu_read_unlock();";
+        // rcu-order: a cycle with more readers than grace periods is allowed, else forbidden
+        assertThat(Litmus.word(test(c, thread.apply(0, false), thread.apply(1, false), thread.apply(2, true)))).isEqualTo("Sometimes");
+        assertThat(Litmus.word(test(c, thread.apply(0, false), thread.apply(1, true), thread.apply(2, true)))).isEqualTo("Never");
+        assertThat(Litmus.word(test(c, thread.apply(0, true), thread.apply(1, true), thread.apply(2, false)))).isEqualTo("Never");
+        assertThat(Litmus.word(test(c, thread.apply(0, false), thread.apply(1, false), thread.apply(2, false)))).isEqualTo("Sometimes");
+    }
+
+    @Test
     void criticalSectionsOfOneLockAreOrdered() {
         String c = "1:r0=1 /\\ 1:r1=0";
         assertThat(Litmus.word(test(c, "spin_lock(s); WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1); spin_unlock(s);",
