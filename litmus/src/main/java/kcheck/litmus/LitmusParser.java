@@ -87,6 +87,11 @@ public final class LitmusParser {
                 break;
             }
         }
+        if (in.peek().kind() == Kind.EOF) {
+            // no final condition (herd7 accepts that): every execution satisfies "true"
+            return new LitmusTest(file, name, memory, registers, threads, locations, filter, "forall", new Cond.Const(true),
+                    expected, race);
+        }
         String quantifier;
         Token t = in.next();
         if (t.is("exists") || t.is("forall")) {

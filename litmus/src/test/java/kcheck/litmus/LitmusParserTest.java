@@ -76,6 +76,16 @@ class LitmusParserTest {
     }
 
     @Test
+    void aTestWithoutFinalConditionIsDecidedForTrue() {
+        String deadlock = "C self-deadlock\n(*\n * Result: DEADLOCK\n *)\n{}\nP0(spinlock_t *sl)\n{\n\tspin_lock(sl);\n"
+                + "\tspin_lock(sl);\n\tspin_unlock(sl);\n\tspin_unlock(sl);\n}\n";
+        LitmusResult r = Litmus.decide(deadlock);
+        assertThat(r.positive() + r.negative()).isZero();
+        assertThat(r.matchesExpectation()).isTrue();
+        assertThat(Litmus.word("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\n")).isEqualTo("Always");
+    }
+
+    @Test
     void anAtomMayCompareTwoRegisters() {
         String text = "C t\n{ x=2; }\nP0(atomic_t *x) { int r1; r1 = atomic_dec_and_test(x); }\n"
                 + "P1(atomic_t *x) { int r2; r2 = atomic_dec_and_test(x); }\nexists (x!=0 \\/ 0:r1=1:r2)\n";
