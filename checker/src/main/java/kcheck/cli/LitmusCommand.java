@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,11 +39,12 @@ import picocli.CommandLine.Parameters;
             + "decided otherwise than its Result: line; 2 a file that cannot be read or is not a supported litmus test (one "
             + "line: FILE:LINE: what).", "", "Examples:",
             "  kcheck litmus tools/memory-model/litmus-tests/MP+poonceonces.litmus",
-            "  kcheck litmus --expect tools/memory-model/litmus-tests/*.litmus",
+            "  kcheck litmus --expect tools/memory-model/litmus-tests Documentation/litmus-tests",
             "  kcheck litmus --json --witness SB+fencembonceonces.litmus"})
 final class LitmusCommand implements Callable<Integer> {
 
-    @Parameters(arity = "1..*", paramLabel = "FILE.litmus", description = "C litmus tests (herd7's LKMM format)")
+    @Parameters(arity = "1..*", paramLabel = "FILE.litmus", description = "C litmus tests (herd7's LKMM format), or directories "
+            + "to search for *.litmus files")
     List<Path> files;
 
     @Option(names = "--expect", description = "compare each result with the file's Result: line (as the kernel's "
@@ -62,7 +64,7 @@ final class LitmusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<LitmusTest> tests = new ArrayList<>();
-        for (Path f : files) {
+        for (Path f : expand(files)) {
             tests.add(parse(f));
         }
         List<LitmusResult> results = new ArrayList<>();
@@ -81,10 +83,35 @@ final class LitmusCommand implements Callable<Integer> {
             }
         }
         int exit = differs ? ExitCodes.VIOLATED : ExitCodes.OK;
+        if (!json && expect && results.size() > 1) {
+            long as = results.stream().filter(LitmusResult::matchesExpectation).count();
+            System.out.println(results.size() + " tests: " + as + " as their Result: line says (or without one), "
+                    + (results.size() - as) + " differ");
+        }
         if (json) {
             printJson(results, exit);
         }
         return exit;
+    }
+
+    /** The files, each directory replaced by the *.litmus files under it, sorted. */
+    private static List<Path> expand(List<Path> paths) {
+        List<Path> out = new ArrayList<>();
+        for (Path p : paths) {
+            if (!Files.isDirectory(p)) {
+                out.add(p);
+                continue;
+            }
+            try (Stream<Path> s = Files.walk(p)) {
+                s.filter(f -> f.toString().endsWith(".litmus") && Files.isRegularFile(f)).sorted().forEach(out::add);
+            } catch (IOException e) {
+                throw new UsageException("cannot read " + p + ": " + e.getMessage());
+            }
+        }
+        if (out.isEmpty()) {
+            throw new UsageException("no .litmus file under " + paths);
+        }
+        return out;
     }
 
     private static LitmusTest parse(Path f) {

@@ -65,6 +65,20 @@ class LitmusCommandTest {
     }
 
     @Test
+    void aDirectoryStandsForItsLitmusFilesAndExpectEndsWithASummary(@TempDir Path dir) throws Exception {
+        Path sub = Files.createDirectories(dir.resolve("tests/sub"));
+        Files.writeString(sub.resolve("a.litmus"), MP);
+        Files.writeString(dir.resolve("tests/b.litmus"), MP.replace("C MP+poonceonces", "C MP2").replace("Result: Sometimes", "Result: Never"));
+        Files.writeString(dir.resolve("tests/notes.txt"), "not a test");
+        Cli c = Cli.run("litmus", "--expect", "--no-witness", dir.resolve("tests").toString());
+        assertThat(c.exit).as(c.err).isEqualTo(1);
+        assertThat(c.out.lines()).hasSize(3);
+        assertThat(c.out).startsWith("MP2  Sometimes").contains("\nMP+poonceonces  Sometimes")
+                .endsWith("2 tests: 1 as their Result: line says (or without one), 1 differ\n");
+        BadInputCliTest.oneLine(Cli.run("litmus", Files.createDirectories(dir.resolve("empty")).toString()), "no .litmus file under");
+    }
+
+    @Test
     void jsonHasOneResultPerFile(@TempDir Path dir) throws Exception {
         Path f = Files.writeString(dir.resolve("mp.litmus"), MP);
         Cli c = Cli.run("litmus", "--json", f.toString());
