@@ -48,7 +48,7 @@ class LitmusCommandTest {
         Cli c = Cli.run("litmus", f.toString());
         assertThat(c.exit).as(c.err).isZero();
         assertThat(c.out).startsWith("MP+poonceonces  Sometimes  4 explored, 4 allowed (1 satisfy, 3 do not)")
-                .contains("witness (exists").contains("P0: A: W[once] x=1; B: W[once] y=1").contains("rf:").contains("co:");
+                .contains("witness (exists").contains("| A: W[once] x=1 | C: R[once] y=1").contains("rf:").contains("co:");
         assertThat(Cli.run("litmus", "--no-witness", f.toString()).out).doesNotContain("witness");
     }
 

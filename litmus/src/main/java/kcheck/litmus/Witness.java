@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Prints an execution as a witness: each CPU's events in program order (labelled A, B, C...), the rf
- * edges (reads-from, {@code init} for the initial value) and the co edges (coherence: the order of each
+ * Prints an execution as a witness: a timeline with a column per CPU, its events in program order
+ * (labelled A, B, C...), then the rf edges (reads-from, {@code init} for the initial value) and the co edges (coherence: the order of each
  * location's writes, initial write first), then the final state the condition looked at.
  */
 final class Witness {
@@ -22,16 +22,27 @@ final class Witness {
             names[i] = s.thread[i] < 0 ? "init:" + s.ev[i].loc : label(next++);
         }
         StringBuilder b = new StringBuilder();
+        List<List<String>> columns = new ArrayList<>();
+        int rows = 0;
         for (ThreadPath p : s.paths) {
-            b.append("  P").append(p.thread()).append(':');
-            String sep = " ";
+            List<String> cells = new ArrayList<>();
+            cells.add("P" + p.thread());
             for (int i = 0; i < s.n; i++) {
                 if (s.thread[i] == p.thread()) {
-                    b.append(sep).append(names[i]).append(": ").append(s.ev[i].label());
-                    sep = "; ";
+                    cells.add(names[i] + ": " + s.ev[i].label());
                 }
             }
-            b.append('\n');
+            columns.add(cells);
+            rows = Math.max(rows, cells.size());
+        }
+        for (int row = 0; row < rows; row++) {
+            StringBuilder line = new StringBuilder(" ");
+            for (List<String> cells : columns) {
+                int width = cells.stream().mapToInt(String::length).max().orElse(0);
+                String cell = row < cells.size() ? cells.get(row) : "";
+                line.append(" | ").append(cell).append(" ".repeat(width - cell.length()));
+            }
+            b.append(line.toString().stripTrailing()).append('\n');
         }
         b.append("  rf:").append(edges(x.rf, names, s, false)).append('\n');
         Rel coImmediate = x.co.immediate();

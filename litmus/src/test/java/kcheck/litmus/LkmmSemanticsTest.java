@@ -193,7 +193,7 @@ class LkmmSemanticsTest {
     void witnessShowsEventsPerCpuAndTheRfAndCoEdges() {
         LitmusResult r = Litmus.decide(test("1:r0=1 /\\ 1:r1=0", "WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1);",
                 "r0 = READ_ONCE(*y); r1 = READ_ONCE(*x);"));
-        assertThat(r.witness()).contains("P0: A: W[once] x=1; B: W[once] y=1").contains("P1: C: R[once] y=1; D: R[once] x=0")
+        assertThat(r.witness()).contains("  | P0             | P1\n  | A: W[once] x=1 | C: R[once] y=1\n  | B: W[once] y=1 | D: R[once] x=0\n")
                 .contains("B -> C").contains("init:x -> D").contains("co: ").contains("init:x -> A");
         assertThat(r.explored()).isEqualTo(4);
     }
