@@ -40,6 +40,30 @@ class KernelLitmusTestsTest {
         return files;
     }
 
+    /**
+     * herd7's own "Observation NAME WORD POSITIVE NEGATIVE" lines quoted in
+     * tools/memory-model/Documentation/litmus-tests.txt: the counts of allowed executions satisfying the
+     * condition and not, as well as the word.
+     */
+    @Test
+    void herdsObservationsQuotedInTheKernelDocumentationAreMatchedExactly() throws IOException {
+        java.util.Map<String, String> observations = java.util.Map.of(
+                "MP+pooncerelease+poacquireonce.litmus", "Never 0 3",
+                "LB+fencembonceonce+ctrlonceonce.litmus", "Never 0 2",
+                "SB+rfionceonce-poonceonces.litmus", "Sometimes 1 3",
+                "MP+onceassign+derefonce.litmus", "Never 0 2");
+        int seen = 0;
+        for (Path f : kernelLitmusFiles()) {
+            String expected = observations.get(f.getFileName().toString());
+            if (expected != null) {
+                LitmusResult r = LitmusChecker.check(f);
+                assertThat(r.word() + " " + r.positive() + " " + r.negative()).as(f.toString()).isEqualTo(expected);
+                seen++;
+            }
+        }
+        assertThat(seen).isGreaterThanOrEqualTo(observations.size());
+    }
+
     @Test
     void everyKernelLitmusTestIsDecidedAsItsResultLineSays() throws IOException {
         List<String> wrong = new ArrayList<>();
