@@ -201,6 +201,13 @@ final class ThreadRunner {
             default:
                 break;
         }
+        // an address plus or minus zero is that address (litmus tests use it to make address dependencies)
+        if ((b.op().equals("+") || b.op().equals("-")) && l.v().isAddress() && !r.v().isAddress() && r.v().num() == 0) {
+            return new Tv(l.v(), t);
+        }
+        if (b.op().equals("+") && r.v().isAddress() && !l.v().isAddress() && l.v().num() == 0) {
+            return new Tv(r.v(), t);
+        }
         long x = integer(l, b.line());
         long y = integer(r, b.line());
         long v = switch (b.op()) {

@@ -57,6 +57,19 @@ class LkmmSemanticsTest {
     }
 
     @Test
+    void anAddressPlusZeroComputedFromAReadCarriesAnAddressDependency() {
+        String t = """
+                C addr-plus-zero
+                { int a = 1; }
+                P0(int *a, int *b) { int r0; int r1; int r8; r0 = READ_ONCE(*b); r8 = r0 - r0; r8 = a + r8; r1 = READ_ONCE(*r8); }
+                P1(int *a, int *b) { WRITE_ONCE(*a, 2); smp_wmb(); WRITE_ONCE(*b, 1); }
+                exists (0:r0=1 /\\ 0:r1=1)
+                """;
+        assertThat(Litmus.word(t)).isEqualTo("Never");
+        assertThat(Litmus.word(t.replace("r8 = a + r8;", "r8 = a;"))).isEqualTo("Sometimes");
+    }
+
+    @Test
     void iriwNeedsFullBarriersInTheReaders() {
         String c = "2:r0=1 /\\ 2:r1=0 /\\ 3:r0=1 /\\ 3:r1=0";
         String w0 = "WRITE_ONCE(*x, 1);";
