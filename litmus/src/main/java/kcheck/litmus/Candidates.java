@@ -51,11 +51,15 @@ final class Candidates {
         ValueDomains domains = new ValueDomains(test.memoryInit());
         for (int round = 0; ; round++) {
             List<List<ThreadPath>> paths = new ArrayList<>();
+            List<Event> abandoned = new ArrayList<>();
             for (LitmusTest.ThreadCode c : test.threads()) {
-                paths.add(new ThreadRunner(test.file(), c, test.registerInit(), domains).paths());
+                ThreadRunner runner = new ThreadRunner(test.file(), c, test.registerInit(), domains);
+                paths.add(runner.paths());
+                abandoned.addAll(runner.abandonedEvents());
             }
+            boolean grew = domains.addWrites(paths) | domains.addWrites(abandoned);
             // a value an execution writes comes through a chain of at most as many writes as it has
-            if (!domains.addWrites(paths) || round >= Math.min(MAX_ROUNDS, maxWrites(paths))) {
+            if (!grew || round >= Math.min(MAX_ROUNDS, Math.max(maxWrites(paths), 1) + abandoned.size())) {
                 return paths;
             }
         }

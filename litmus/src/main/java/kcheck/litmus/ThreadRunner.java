@@ -37,6 +37,7 @@ final class ThreadRunner {
     private final Map<String, Val> registerInit;
     final ValueDomains domains;
 
+    private final List<Event> abandoned = new ArrayList<>();
     private final List<Integer> choices = new ArrayList<>();
     private final List<Integer> bounds = new ArrayList<>();
     private int cursor;
@@ -49,6 +50,11 @@ final class ThreadRunner {
         this.code = code;
         this.registerInit = registerInit;
         this.domains = domains;
+    }
+
+    /** The events of paths that dereferenced a non-address, up to that point (for the value domains). */
+    List<Event> abandonedEvents() {
+        return abandoned;
     }
 
     /** Every path of the thread under the current value domains. */
@@ -90,6 +96,9 @@ final class ThreadRunner {
         try {
             exec(code.body());
         } catch (Infeasible e) {
+            // the writes before the dead end still tell which values locations can hold (a later round may
+            // let this path read them and go on)
+            abandoned.addAll(events);
             return null;
         }
         if (events.size() > Rel.MAX) {

@@ -38,12 +38,19 @@ final class ValueDomains {
         boolean grew = false;
         for (List<ThreadPath> thread : paths) {
             for (ThreadPath p : thread) {
-                for (Event e : p.events()) {
-                    if (e.kind == Event.Kind.W && !e.isLockOp()) {
-                        Set<Val> s = values.computeIfAbsent(e.loc, l -> new LinkedHashSet<>(List.of(initial(l))));
-                        grew |= s.add(e.value);
-                    }
-                }
+                grew |= addWrites(p.events());
+            }
+        }
+        return grew;
+    }
+
+    /** Adds every value these events write (lock events excepted); true if something was new. */
+    boolean addWrites(Iterable<Event> events) {
+        boolean grew = false;
+        for (Event e : events) {
+            if (e.kind == Event.Kind.W && !e.isLockOp()) {
+                Set<Val> s = values.computeIfAbsent(e.loc, l -> new LinkedHashSet<>(List.of(initial(l))));
+                grew |= s.add(e.value);
             }
         }
         return grew;

@@ -70,6 +70,21 @@ class LkmmSemanticsTest {
     }
 
     @Test
+    void aPointerPassedThroughMemoryBeforeItIsDereferencedIsFound() {
+        // the read of q has no address to dereference until a later round of the value domains finds q=p
+        String t = """
+                C pointer-relay
+                { p=dummy; }
+                P0(int *d, int *p) { WRITE_ONCE(*d, 1); smp_store_release(p, d); }
+                P1(int *d, int *p, int *q) { int r1; int r2; int r3; r1 = READ_ONCE(*p); WRITE_ONCE(*q, r1); r2 = READ_ONCE(*q); r3 = READ_ONCE(*r2); }
+                exists (1:r1=d /\\ 1:r2=d /\\ 1:r3=0)
+                """;
+        LitmusResult r = Litmus.decide(t);
+        assertThat(r.word()).isEqualTo("Never");
+        assertThat(r.negative()).isPositive();
+    }
+
+    @Test
     void iriwNeedsFullBarriersInTheReaders() {
         String c = "2:r0=1 /\\ 2:r1=0 /\\ 3:r0=1 /\\ 3:r1=0";
         String w0 = "WRITE_ONCE(*x, 1);";
