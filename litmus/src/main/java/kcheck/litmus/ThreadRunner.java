@@ -152,7 +152,8 @@ final class ThreadRunner {
             if (code.params().contains(v.name())) {
                 return new Tv(Val.address(v.name()), 0);
             }
-            throw LitmusException.at(file, v.line(), "unknown name '" + v.name() + "'");
+            // as in herd7, any other name is a register, 0 until assigned
+            return new Tv(Val.ZERO, 0);
         }
         if (e instanceof Expr.AddrOf a) {
             return new Tv(Val.address(a.name()), 0);
