@@ -54,6 +54,7 @@ public final class Main implements Runnable {
         SUBCOMMANDS.put("simulate", SimulateCommand::new);
         SUBCOMMANDS.put("worker", WorkerCommand::new);
         SUBCOMMANDS.put("conform", kcheck.conform.ConformCommand::new);
+        SUBCOMMANDS.put("litmus", LitmusCommand::new);
         SUBCOMMANDS.put("help", CommandLine.HelpCommand::new);
     }
 

@@ -74,7 +74,7 @@ class LauncherTest {
         Files.copy(LAUNCHER, repo.resolve("kcheck"));
         for (String f : List.of("pom.xml", "kcheck-baseline.json", "model/src/main/java/kcheck/model/Model.java",
                 "traces/src/main/java/kcheck/trace/Trace.java", "traces/corpus/rq-lock-before-fifo-entry.json",
-                "checker/src/main/java/kcheck/cli/Main.java", "checker/src/main/resources/kcheck/help.txt",
+                "litmus/src/main/java/kcheck/litmus/LitmusChecker.java", "checker/src/main/java/kcheck/cli/Main.java", "checker/src/main/resources/kcheck/help.txt",
                 "cluster/src/main/java/kcheck/cluster/Worker.java")) {
             Path p = repo.resolve(f);
             Files.createDirectories(p.getParent());
@@ -223,7 +223,8 @@ class LauncherTest {
         assertThat(mvnCalls()).isEmpty();
 
         for (String changed : List.of("model/src/main/java/kcheck/model/Model.java", "kcheck-baseline.json",
-                "traces/corpus/rq-lock-before-fifo-entry.json", "checker/src/main/resources/kcheck/help.txt")) {
+                "traces/corpus/rq-lock-before-fifo-entry.json", "litmus/src/main/java/kcheck/litmus/LitmusChecker.java",
+                "checker/src/main/resources/kcheck/help.txt")) {
             age(repo.resolve(RELEASE_JAR), 1800);
             age(repo.resolve(changed), 60);
             Run stale = run(Map.of(), "list");
@@ -232,7 +233,7 @@ class LauncherTest {
             assertThat(stale.out()).startsWith("fake kcheck list\n");
             age(repo.resolve(changed), 3600);
         }
-        assertThat(mvnCalls()).hasSize(4);
+        assertThat(mvnCalls()).hasSize(5);
     }
 
     @Test

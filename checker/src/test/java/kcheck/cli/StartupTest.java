@@ -20,7 +20,7 @@ class StartupTest {
     @Test
     void aCommandLineNamingOneSubcommandHasExactlyItsUsageAndOptionsAsTheFullOne() {
         CommandLine full = Main.commandLine();
-        for (String name : List.of("list", "check", "verify", "replay", "render", "bench", "variant", "simulate", "worker", "conform")) {
+        for (String name : List.of("list", "check", "verify", "replay", "render", "bench", "variant", "simulate", "worker", "conform", "litmus")) {
             CommandLine alone = Main.commandLine(name);
             assertThat(alone.getSubcommands()).containsOnlyKeys(name);
             CommandLine a = alone.getSubcommands().get(name);
@@ -29,7 +29,7 @@ class StartupTest {
             assertThat(a.getCommandSpec().qualifiedName()).isEqualTo("kcheck " + name);
         }
         assertThat(full.getSubcommands().keySet()).containsExactly("list", "check", "verify", "replay", "render", "bench",
-                "variant", "simulate", "worker", "conform", "help");
+                "variant", "simulate", "worker", "conform", "litmus", "help");
     }
 
     @Test
