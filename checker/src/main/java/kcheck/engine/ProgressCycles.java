@@ -8,14 +8,12 @@ import java.util.Collections;
 import java.util.List;
 
 import kcheck.engine.store.ExactStore;
-import kcheck.model.Model;
 import kcheck.model.Progress;
-import kcheck.model.StepSink;
 
 /**
  * Non-progress cycle detection after an exhaustive search. The graph restricted to steps that
- * are not progress steps is built once, as compact int arrays (each state's successor ids and
- * step ordinals), then Tarjan's strongly connected components run on it iteratively. A
+ * are not progress steps is built once per property, as compact int arrays (each state's successor
+ * ids and step ordinals; {@link NonProgressGraph}, by the run's workers), then Tarjan's strongly connected components run on it iteratively. A
  * component with a cycle is a violation. The lasso goes to the cyclic component whose
  * earliest-found state (lowest BFS id, so nearest the start) is earliest of all, by a shortest
  * path, then round a shortest cycle through that state inside the component.
@@ -26,15 +24,11 @@ import kcheck.model.StepSink;
 final class ProgressCycles {
     private final Search search;
     private final ExactStore store;
-    private final Model model;
-    private final int w;
     private int ticks;
 
     ProgressCycles(Search search, ExactStore store) {
         this.search = search;
         this.store = store;
-        this.model = search.model.fork();
-        this.w = search.w;
     }
 
     /** A lasso: the stem ends in state {@code stem}, then the ordinals of the cycle lead back to it. */
@@ -82,89 +76,21 @@ final class ProgressCycles {
         }
     }
 
-    /** The non-progress graph in compressed rows: successors of v are targets[offset[v] .. offset[v+1]). */
-    private static final class Graph {
-        int[] offset;
-        int[] target = new int[1024];
-        char[] ordinal = new char[1024];
-        /** Step class of each edge, only for fair progress properties. */
-        byte[] cls;
-        /** Classes each state owes, only for fair progress properties. */
-        long[] owed;
-        int edges;
-
-        void add(int t, int ord) {
-            if (edges == target.length) {
-                target = Arrays.copyOf(target, edges * 2);
-                ordinal = Arrays.copyOf(ordinal, edges * 2);
-                if (cls != null) {
-                    cls = Arrays.copyOf(cls, edges * 2);
-                }
-            }
-            target[edges] = t;
-            ordinal[edges] = (char) ord;
-            edges++;
-        }
-    }
-
-    private Graph build(Progress p, int n) {
-        Graph g = new Graph();
-        g.offset = new int[n + 1];
-        boolean fair = p.fair();
-        if (fair) {
-            g.cls = new byte[g.target.length];
-            g.owed = new long[n];
-        }
-        long[] cur = new long[w];
-        long[] tmp = new long[w];
-        int[] k = new int[1];
-        StepSink sink = (actor, action, next) -> {
-            int ord = k[0]++;
-            if (p.isProgress(cur, actor, action, next)) {
-                return;
-            }
-            System.arraycopy(next, 0, tmp, 0, w);
-            search.canonical(tmp);
-            long id = store.find(tmp, Hashing.hash(tmp, 0, w));
-            if (id >= 0) {
-                if (fair) {
-                    int c = p.stepClass(actor, action);
-                    if (c < 0 || c > 63) {
-                        throw new IllegalStateException(p.id() + ": step class " + c + " outside 0..63");
-                    }
-                    g.add((int) id, ord);
-                    g.cls[g.edges - 1] = (byte) c;
-                } else {
-                    g.add((int) id, ord);
-                }
-            }
-        };
-        for (int v = 0; v < n; v++) {
-            g.offset[v] = g.edges;
-            tick();
-            if (!exists(v)) {
-                continue;
-            }
-            store.load(v, cur);
-            if (fair) {
-                g.owed[v] = p.owed(cur);
-            }
-            k[0] = 0;
-            model.successors(cur, sink);
-        }
-        g.offset[n] = g.edges;
+    /** The non-progress graph of {@code p} ({@link NonProgressGraph}), built by the run's workers. */
+    private NonProgressGraph build(Progress p, int n) {
+        poll();
+        NonProgressGraph g = NonProgressGraph.build(search, store, p, n, search.options.workers(), this::poll);
+        poll();
         return g;
     }
 
-    /** Ids are dense per shard: id v exists if its local index is below its shard's count. */
     private boolean exists(long v) {
-        int shards = store.shards();
-        return (v / shards) < store.count((int) (v % shards));
+        return NonProgressGraph.exists(store, v);
     }
 
     private Lasso find(Progress p) {
         int n = (int) store.idBound();
-        Graph g = build(p, n);
+        NonProgressGraph g = build(p, n);
         int[] index = new int[n];
         int[] low = new int[n];
         /* not a BitSet: its clear() scans down from the highest word in use, which made popping a component cost O(n / 64) */
@@ -257,7 +183,7 @@ final class ProgressCycles {
      */
     private Lasso findFair(Progress p) {
         int n = (int) store.idBound();
-        Graph g = build(p, n);
+        NonProgressGraph g = build(p, n);
         BitSet alive = new BitSet(n);
         int live = 0;
         for (int v = 0; v < n; v++) {
@@ -338,7 +264,7 @@ final class ProgressCycles {
      * part, not of the graph.
      */
     private static final class Tarjan {
-        private final Graph g;
+        private final NonProgressGraph g;
         private final BitSet alive;
         private final int[] comp;
         private final int[] index;
@@ -352,7 +278,7 @@ final class ProgressCycles {
         /** Called for every vertex visited: may throw Stopped. */
         private final Runnable tick;
 
-        Tarjan(Graph g, int n, BitSet alive, int[] comp, Runnable tick) {
+        Tarjan(NonProgressGraph g, int n, BitSet alive, int[] comp, Runnable tick) {
             this.tick = tick;
             this.g = g;
             this.alive = alive;
@@ -438,7 +364,7 @@ final class ProgressCycles {
      * A cycle from {@code start} back to itself inside {@code members} that takes an edge of every
      * class in {@code required}: shortest paths to an edge of each class in turn, then home.
      */
-    private List<Integer> fairCycle(Graph g, int start, BitSet members, long required, int n) {
+    private List<Integer> fairCycle(NonProgressGraph g, int start, BitSet members, long required, int n) {
         List<Integer> ords = new ArrayList<>();
         int cur = start;
         for (int c = 0; c < 64; c++) {
@@ -456,7 +382,7 @@ final class ProgressCycles {
     }
 
     /** Appends to {@code ords} a shortest path from {@code from} ending with an edge of class {@code c}; returns its end. */
-    private int[] pathToClass(Graph g, int from, BitSet members, int c, int n, List<Integer> ords) {
+    private int[] pathToClass(NonProgressGraph g, int from, BitSet members, int c, int n, List<Integer> ords) {
         int[] parent = new int[n];
         char[] via = new char[n];
         Arrays.fill(parent, -1);
@@ -494,7 +420,7 @@ final class ProgressCycles {
     }
 
     /** A shortest path from {@code from} to {@code to} (from != to) inside {@code members}, as ordinals. */
-    private List<Integer> pathTo(Graph g, int from, int to, BitSet members, int n) {
+    private List<Integer> pathTo(NonProgressGraph g, int from, int to, BitSet members, int n) {
         int[] parent = new int[n];
         char[] via = new char[n];
         Arrays.fill(parent, -1);
@@ -555,7 +481,7 @@ final class ProgressCycles {
     }
 
     /** A shortest cycle from {@code start} back to itself inside {@code members}, as ordinals. */
-    private List<Integer> cycle(Graph g, int start, BitSet members, int n) {
+    private List<Integer> cycle(NonProgressGraph g, int start, BitSet members, int n) {
         int[] parent = new int[n];
         char[] via = new char[n];
         Arrays.fill(parent, -1);
