@@ -61,14 +61,15 @@ final class PowerTable {
                String error, String limit) {
 
         /**
-         * A progress property's cycle analysis runs on the graph the search stored: when the time
-         * limit stopped the search, whether that partial graph already holds the cycle depends on
-         * the machine's speed. The table is compared as text, so such a catch renders as
-         * "incomplete" (the run is not exhaustive either way); safety catches keep their trace,
-         * found at the same breadth-first depth on any machine that reaches it.
+         * A progress property's cycle analysis runs after the search, in what is left of the run's
+         * time limit: when the limit stopped the run, whether a property's analysis finished
+         * (VIOLATED or HOLDS) before it depends on the machine's speed. The table is compared as
+         * text, so every progress property of such a run renders "incomplete" (the run is not
+         * exhaustive either way); safety catches keep their trace, found at the same breadth-first
+         * depth on any machine that reaches it.
          */
-        boolean lateCatch(PropertyResult p) {
-            return !limit.isEmpty() && p.verdict() == Verdict.VIOLATED && p.kind() == Property.Kind.PROGRESS;
+        boolean analysisCutShort(PropertyResult p) {
+            return !limit.isEmpty() && p.kind() == Property.Kind.PROGRESS;
         }
     }
 
@@ -112,7 +113,7 @@ final class PowerTable {
             PropertyResult best = null;
             for (Run r : runsOf(variant)) {
                 PropertyResult p = r.results.get(property);
-                if (p != null && p.verdict() == Verdict.VIOLATED && !r.lateCatch(p)
+                if (p != null && p.verdict() == Verdict.VIOLATED && !r.analysisCutShort(p)
                         && (best == null || best.trace() == null || (p.trace() != null && p.trace().length() < best.trace().length()))) {
                     best = p;
                 }
@@ -406,7 +407,7 @@ final class PowerTable {
             return mp.isMustCatch(variant, property) ? "**" + t + "**" : t;
         }
         boolean incomplete = rs.stream().anyMatch(r -> r.error != null || r.results.get(property) == null
-                || r.results.get(property).verdict() == Verdict.INCOMPLETE || r.lateCatch(r.results.get(property)));
+                || r.results.get(property).verdict() == Verdict.INCOMPLETE || r.analysisCutShort(r.results.get(property)));
         return incomplete ? "incomplete" : "\u2014";
     }
 
