@@ -47,7 +47,7 @@ import picocli.CommandLine.Parameters;
             "  kcheck check rwsem-owner --variant after --property wasted-spins --metrics-csv spins.csv"})
 final class CheckCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "MODEL", description = "the model: rq-lock, cpudl, rwsem-owner, lb-redo ('kcheck list' "
+    @Parameters(index = "0", paramLabel = "MODEL", description = "the model: rq-lock, cpudl, rwsem-owner, lb-redo, dl-push ('kcheck list' "
             + "shows their variants, parameters and properties)")
     String model;
 

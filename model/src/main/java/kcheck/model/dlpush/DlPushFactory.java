@@ -146,7 +146,7 @@ public final class DlPushFactory implements ModelFactory {
                 EnvironmentInput.choice("set_cpus_allowed_ptr(task, mask)", c + " __set_cpus_allowed_ptr, " + d + ":3114 set_cpus_allowed_dl",
                         "any new mask that contains the task's CPU; a queued task is dequeued and enqueued again (DEQUEUE_SAVE)"),
                 EnvironmentInput.assumption("a mask without the task's CPU (forced migration by the stopper)", c + " affine_move_task",
-                        "not offered: the move is the pull above, already a choice"),
+                        "not offered: for a queued task it is one atomic move like the pull above; a running or migration-disabled task running outside its mask until the stopper or migrate_enable is not modelled"),
                 EnvironmentInput.assumption("the task exhausts its runtime (dl_throttled) or leaves SCHED_DEADLINE in the window",
                         d + ":2887-2895 find_lock_later_rq (dl_throttled, dl_task)",
                         "not modelled: every task keeps its runtime and class; the throttled branch belongs to dl_task_offline_migration"),

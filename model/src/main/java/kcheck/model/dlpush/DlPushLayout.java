@@ -97,7 +97,7 @@ final class DlPushLayout {
     }
 
     static List<String> limits() {
-        return List.of("cpus in 2..4, tasks in 1..3, events in 0..8: every field of a state fits one long.");
+        return List.of("cpus in 2..4, tasks in 1..3, events in 0..8 (the parameters' ranges; a state takes one or two longs).");
     }
 
     /** The task running on CPU c, or -1 for a task of another class. */
