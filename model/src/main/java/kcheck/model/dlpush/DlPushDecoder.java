@@ -101,6 +101,20 @@ final class DlPushDecoder {
         return b.append('}').toString();
     }
 
+    /**
+     * The runqueue locks: the pusher holds rq A's (and later_rq's from the double lock to the move);
+     * in the window it waits for both. The other CPUs' operations take theirs within one step.
+     */
+    void locks(long[] s, kcheck.model.LockSink out) {
+        boolean window = l.pc.getInt(s) == DlPushLayout.WINDOW;
+        for (int c = 0; c < l.cpus; c++) {
+            boolean held = l.pusherHolds(s, c);
+            boolean waits = window && (c == l.rqA || c == l.later.getInt(s));
+            out.lock("rq" + c, held ? new int[] {DlPushSteps.PUSHER} : new int[0],
+                    waits ? new int[] {DlPushSteps.PUSHER} : new int[0], false);
+        }
+    }
+
     void decode(long[] s, FieldSink out) {
         out.field(DlPushSteps.PUSHER, "pc", PC[l.pc.getInt(s)]);
         out.field(DlPushSteps.PUSHER, "next_task", task(l.next.getInt(s)));

@@ -107,4 +107,9 @@ final class DlPushModel implements Model {
     public void decode(long[] s, FieldSink out) {
         decoder.decode(s, out);
     }
+
+    @Override
+    public void locks(long[] s, kcheck.model.LockSink out) {
+        decoder.locks(s, out);
+    }
 }
