@@ -153,6 +153,9 @@ public final class DlPushFactory implements ModelFactory {
                 EnvironmentInput.assumption("other runqueues' own balancing races (their double_lock_balance windows)",
                         d + ":3006 pull_dl_task, :2924 push_dl_task",
                         "each pull or push of another CPU is one atomic step; only rq A's window is opened"),
+                EnvironmentInput.assumption("pull_dl_task finding a migration-disabled task: the stopper pushes src_rq's current task away "
+                        + "(push_cpu_stop)", d + ":3070 and :3087 pull_dl_task",
+                        "not modelled: a running task is moved only by its own blocking or preemption here"),
                 EnvironmentInput.assumption("how often push_dl_tasks calls push_dl_task", d + ":2999 push_dl_tasks",
                         "one call: the first push that moves a task ends the run"));
     }
