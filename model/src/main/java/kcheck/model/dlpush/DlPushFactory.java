@@ -37,12 +37,12 @@ public final class DlPushFactory implements ModelFactory {
             .property(DlPushProperties.PUSHABLE_AGREES, Kind.INVARIANT, DlPushProperties.D_PUSHABLE_AGREES)
             .variant(VariantInfo.of(FIXED, "Debian 6.12.118: find_lock_later_rq's re-check with both fixes (is_migration_disabled, "
                     + "and for a task that is not throttled: still pick_next_pushable_dl_task(rq))"), FindLockLaterRqV612::new)
-            .variant(VariantInfo.realBug("8fd5485fb4f3", "sched/deadline: Fix race in push_dl_task()", "v6.17 (and its stable backports)",
+            .variant(VariantInfo.realBug("8fd5485fb4f3", "sched/deadline: Fix race in push_dl_task()", "mainline after v6.17 (first release not confirmed); 6.17.y and 6.12.y stable",
                     "v6.12 as released: the re-check tests task_rq, affinity, task_on_cpu, dl_task, is_migration_disabled and "
                             + "task_on_rq_queued, not that the task is still the leftmost pushable task"),
                     DlPushRealBugs.BeforeRaceFix::new)
-            .variant(VariantInfo.realBug("feffe5bb274d", "sched/rt: Fix bad task migration for rt tasks", "v6.4",
-                    "v6.3: the v6.12 re-check also without is_migration_disabled(task)"),
+            .variant(VariantInfo.realBug("feffe5bb274d", "sched/rt: Fix bad task migration for rt tasks", "v6.3 or v6.4 (first release not confirmed); 6.2.y stable",
+                    "v6.2 (before its 6.2.y backport): the v6.12 re-check also without is_migration_disabled(task)"),
                     DlPushRealBugs.BeforeMigrationDisabledFix::new)
             .variant(VariantInfo.mutant("mutant-no-recheck", "v6.12-fixed, but find_lock_later_rq does not re-check the task after "
                     + "double_lock_balance dropped the lock"), DlPushMutants.NoRecheck::new)
@@ -64,7 +64,7 @@ public final class DlPushFactory implements ModelFactory {
 
     @Override
     public String title() {
-        return "push_dl_task / find_lock_later_rq against the window double_lock_balance opens (kernel/sched/deadline.c, v6.3 -> "
+        return "push_dl_task / find_lock_later_rq against the window double_lock_balance opens (kernel/sched/deadline.c, v6.2 -> "
                 + "v6.12 -> Debian 6.12.118; feffe5bb274d, 8fd5485fb4f3)";
     }
 

@@ -66,21 +66,21 @@ class FindLockLaterRqTest {
 
     private static final FindLockLaterRq FIXED = new FindLockLaterRqV612();
     private static final FindLockLaterRq V612 = new DlPushRealBugs.BeforeRaceFix();
-    private static final FindLockLaterRq V63 = new DlPushRealBugs.BeforeMigrationDisabledFix();
+    private static final FindLockLaterRq V62 = new DlPushRealBugs.BeforeMigrationDisabledFix();
 
     @Test
     void aTaskStillLeftmostAndMigratableIsPushedByEveryVersion() {
         Fake k = new Fake();
         assertThat(FIXED.taskUnfit(k, 0, A, LATER)).isFalse();
         assertThat(V612.taskUnfit(k, 0, A, LATER)).isFalse();
-        assertThat(V63.taskUnfit(k, 0, A, LATER)).isFalse();
+        assertThat(V62.taskUnfit(k, 0, A, LATER)).isFalse();
     }
 
     @Test
-    void aTaskThatCalledMigrateDisableAndWasPreemptedPassesOnlyTheV63Recheck() {
+    void aTaskThatCalledMigrateDisableAndWasPreemptedPassesOnlyTheV62Recheck() {
         Fake k = new Fake();
         k.md[0] = true; // ran on A, migrate_disable(), preempted: queued on A, not running, still pushable
-        assertThat(V63.taskUnfit(k, 0, A, LATER)).as("v6.3: no is_migration_disabled test").isFalse();
+        assertThat(V62.taskUnfit(k, 0, A, LATER)).as("v6.2: no is_migration_disabled test").isFalse();
         assertThat(V612.taskUnfit(k, 0, A, LATER)).isTrue();
         assertThat(FIXED.taskUnfit(k, 0, A, LATER)).isTrue();
     }
@@ -96,7 +96,7 @@ class FindLockLaterRqTest {
 
     @Test
     void everyVersionRefusesATaskThatMovedAwayOrRunsOrLostTheTargetCpu() {
-        for (FindLockLaterRq impl : new FindLockLaterRq[] {FIXED, V612, V63}) {
+        for (FindLockLaterRq impl : new FindLockLaterRq[] {FIXED, V612, V62}) {
             Fake moved = new Fake();
             moved.cpu[0] = 1;
             moved.leftmost = 1;
