@@ -47,11 +47,11 @@ import picocli.CommandLine.Parameters;
             "  kcheck check rwsem-owner --variant after --property wasted-spins --metrics-csv spins.csv"})
 final class CheckCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "MODEL", description = "the model: rq-lock, cpudl, rwsem-owner, lb-redo ('kcheck list' "
+    @Parameters(index = "0", paramLabel = "MODEL", description = "the model: rq-lock, cpudl, rwsem-owner, lb-redo, dl-push ('kcheck list' "
             + "shows their variants, parameters and properties)")
     String model;
 
-    @Option(names = "--variant", paramLabel = "V", description = "variant (default after)")
+    @Option(names = "--variant", paramLabel = "V", description = "variant (default after; for a model without one, its first variant: dl-push's v6.12-fixed)")
     String variant;
 
     @Option(names = "--variant-file", paramLabel = "FILE.java", description = "check your own variant: a Java source file "
@@ -139,7 +139,7 @@ final class CheckCommand implements Callable<Integer> {
             cluster = ClusterSupport.require("--cluster");
         }
         VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
-        Model m = Instances.create(model, variant == null ? "after" : variant, vf, cpus, params, properties);
+        Model m = Instances.create(model, variant == null ? defaultVariant(model) : variant, vf, cpus, params, properties);
         StartupClock.mark("model");
         List<Path> targets = traceTargets(m);
         MetricsCsv.checkTarget(metricsCsv, force);
@@ -267,5 +267,11 @@ final class CheckCommand implements Callable<Integer> {
             out.put(t.property(), p);
         }
         return out;
+    }
+
+    /** {@code after}, or for a model that has no variant of that name its first variant. */
+    static String defaultVariant(String model) {
+        List<kcheck.model.VariantInfo> vs = Models.get(model).variants();
+        return vs.isEmpty() || vs.stream().anyMatch(v -> v.name().equals("after")) ? "after" : vs.get(0).name();
     }
 }
