@@ -275,6 +275,8 @@ final class ProgressCycles {
         private int[] callV = new int[16];
         private int[] callPos = new int[16];
         private int next;
+        /** The top of {@link #stack} during a split. */
+        private int sp;
         /** Called for every vertex visited: may throw Stopped. */
         private final Runnable tick;
 
@@ -291,7 +293,7 @@ final class ProgressCycles {
         void split(int[] verts, int len, ArrayDeque<int[]> out) {
             int old = comp[verts[0]];
             int counter = 0;
-            int sp = 0;
+            sp = 0;
             for (int r = 0; r < len; r++) {
                 int root = verts[r];
                 if (index[root] != 0) {
@@ -338,14 +340,15 @@ final class ProgressCycles {
                                 break;
                             }
                         }
-                        int[] members = new int[size];
-                        for (int i = 0; i < size; i++) {
-                            int x = stack[--sp];
-                            onStack[x] = false;
-                            comp[x] = id;
-                            members[i] = x;
+                        if (size == 1 && !selfLoop(v)) {
+                            /* a state on no cycle (most of a graph): dead at once, without an array or a pass of its own */
+                            sp--;
+                            onStack[v] = false;
+                            comp[v] = id;
+                            alive.clear(v);
+                        } else {
+                            out.push(members(id, size));
                         }
-                        out.push(members);
                     }
                     top--;
                     if (top >= 0) {
@@ -357,6 +360,27 @@ final class ProgressCycles {
             for (int r = 0; r < len; r++) {
                 index[verts[r]] = 0;
             }
+        }
+
+        private boolean selfLoop(int v) {
+            for (int e = g.offset[v]; e < g.offset[v + 1]; e++) {
+                if (g.target[e] == v) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Pops the component of {@code size} states off the stack, numbered {@code id}. */
+        private int[] members(int id, int size) {
+            int[] members = new int[size];
+            for (int i = 0; i < size; i++) {
+                int x = stack[--sp];
+                onStack[x] = false;
+                comp[x] = id;
+                members[i] = x;
+            }
+            return members;
         }
     }
 
