@@ -55,7 +55,8 @@ final class ChildJvm {
     /** The CLI's class path: where kcheck's modules and its dependencies were loaded from in this JVM. */
     static String classPath() {
         Set<String> out = new LinkedHashSet<>();
-        for (Class<?> c : List.of(Main.class, kcheck.model.Model.class, kcheck.trace.Trace.class, picocli.CommandLine.class,
+        for (Class<?> c : List.of(Main.class, kcheck.model.Model.class, kcheck.trace.Trace.class, kcheck.litmus.LitmusChecker.class,
+                picocli.CommandLine.class,
                 com.fasterxml.jackson.databind.ObjectMapper.class, com.fasterxml.jackson.core.JsonFactory.class,
                 com.fasterxml.jackson.annotation.JsonProperty.class, org.openjdk.jmh.runner.Runner.class)) {
             CodeSource cs = c.getProtectionDomain().getCodeSource();

@@ -77,17 +77,17 @@ class StopOnSignalTest {
 
     @Test
     void sigtermDuringTheCycleAnalysisEndsTheRunWithTheUndecidedProgressPropertiesIncomplete(@TempDir Path dir) throws Exception {
-        /* 644,626 states; the analyses of its two progress properties come after the search. Their phase lines show
-           once the search has reported progress at 0.6 s (six progress intervals): one worker keeps it that long */
-        Child c = new Child(dir, "check", "rwsem-owner", "--variant", "v6.12", "--param", "readers=1", "--workers", "1",
-                "--progress-interval", "0.1");
+        /* 2,648,011 states (wake-ups as steps); the analyses of its two progress properties come after the search (about
+           4 s on one worker) and take about a second each on one worker: the signal lands in the first */
+        Child c = new Child(dir, "check", "rwsem-owner", "--variant", "v6.12", "--param", "readers=1", "--param", "wakeups=wake-q",
+                "--workers", "1", "--progress-interval", "0.1");
         c.await("kcheck: cycle analysis of ");
         int exit = c.stop("TERM");
         String out = c.out();
         assertThat(exit).as("a violation was found before the signal: %s", out).isEqualTo(1);
         assertThat(out).containsPattern("no-spin-on-readers-k2 +VIOLATED")
                 .containsPattern("exclusion +HOLDS +exhaustive")
-                .containsPattern("no-spin-on-preempted-owner +INCOMPLETE +exhaustive search of 644626 states, but the cycle "
+                .containsPattern("no-spin-on-preempted-owner +INCOMPLETE +exhaustive search of 2648011 states, but the cycle "
                         + "analysis after it stopped \\(interrupted \\(SIGTERM\\)\\) before deciding this property")
                 .doesNotContainPattern("no-spin-on-readers +VIOLATED");
         assertThat(c.err()).contains("kcheck: interrupted (SIGTERM): the analysis after the search was stopped");
