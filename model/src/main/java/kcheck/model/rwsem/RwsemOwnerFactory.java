@@ -393,9 +393,9 @@ public final class RwsemOwnerFactory implements ModelFactory {
         int readers = params.integer("readers");
         int writers = params.integer("writers");
         int rounds = params.integer("rounds");
-        boolean[] rt = rtFlags(params.get("rt"), writers);
+        boolean[] rt = writerFlags("rt", params.get("rt"), writers);
         RwsemLayout.Preempt preempt = RwsemLayout.Preempt.valueOf(params.get("preempt").toUpperCase(java.util.Locale.ROOT));
-        boolean[] handsOff = ownerUnknownFlags(params.get("owner-unknown"), writers);
+        boolean[] handsOff = writerFlags("owner-unknown", params.get("owner-unknown"), writers);
         boolean anyHandsOff = false;
         for (boolean h : handsOff) {
             anyHandsOff |= h;
@@ -432,34 +432,23 @@ public final class RwsemOwnerFactory implements ModelFactory {
         return Boolean.parseBoolean(System.getProperty("kcheck.rwsem.programCache", "true"));
     }
 
-    /** The writers that hand the lock off with RWSEM_OWNER_UNKNOWN: none, one ({@code w0}..{@code w2}) or all. */
-    private static boolean[] ownerUnknownFlags(String v, int writers) {
+    /**
+     * The writers a writer-set parameter ({@code rt}, {@code owner-unknown}) names: {@code none},
+     * {@code all}, or writers {@code wN} joined by {@code +}.
+     */
+    private static boolean[] writerFlags(String param, String value, int writers) {
         boolean[] out = new boolean[writers];
-        if (v.equals("all")) {
-            java.util.Arrays.fill(out, true);
-        } else if (!v.equals("none")) {
-            int w = Integer.parseInt(v.substring(1));
-            if (w >= writers) {
-                throw new ModelInputException(NAME + ": parameter 'owner-unknown' names writer " + w + " but writers=" + writers);
-            }
-            out[w] = true;
-        }
-        return out;
-    }
-
-    private static boolean[] rtFlags(String rt, int writers) {
-        boolean[] out = new boolean[writers];
-        if (rt.equals("none")) {
+        if (value.equals("none")) {
             return out;
         }
-        if (rt.equals("all")) {
+        if (value.equals("all")) {
             java.util.Arrays.fill(out, true);
             return out;
         }
-        for (String part : rt.split("\\+")) {
+        for (String part : value.split("\\+")) {
             int w = Integer.parseInt(part.substring(1));
             if (w >= writers) {
-                throw new ModelInputException(NAME + ": parameter 'rt' names writer " + w + " but writers=" + writers);
+                throw new ModelInputException(NAME + ": parameter '" + param + "' names writer " + w + " but writers=" + writers);
             }
             out[w] = true;
         }
