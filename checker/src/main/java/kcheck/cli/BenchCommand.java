@@ -62,6 +62,11 @@ final class BenchCommand implements Callable<Integer> {
             new Entry("rq-lock", "v6.12", Map.of("cpus", "4", "lock", "qspinlock"), "safety", RQ_SAFETY),
             new Entry("cpudl", "after", Map.of("cpus", "4")),
             new Entry("rwsem-owner", "after", Map.of()),
+            /* issue 31: today's rwsem.c at its default bounds, every default property (two cycle analyses), and the
+               three opt-in fair properties at 2 readers + 2 writers (three fair-cycle analyses of 22 M states) */
+            new Entry("rwsem-owner", "v6.12", Map.of(), "defaults", List.of()),
+            new Entry("rwsem-owner", "v6.12", Map.of(), "fair",
+                    List.of("no-writer-starvation", "sleeping-writer-woken", "reader-stream-starvation")),
             new Entry("lb-redo", "before", Map.of()),
             new Entry("lb-redo", "before", Map.of("cpus", "16", "groups", "16", "scenario", "pinned", "hot", "none")),
             new Entry("lb-redo", "v6.12", Map.of("cpus", "6", "groups", "2", "topology", "cluster")));

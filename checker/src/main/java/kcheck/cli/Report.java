@@ -78,6 +78,21 @@ final class Report {
                 + (s.workers() > 1 ? "s" : "") + ", reductions: " + reductions);
     }
 
+    /**
+     * The cycle analysis's share of the run's time, against the search's: {@code cycle analysis 10.8 s
+     * after a search of 23.0 s: no-spin-on-readers 3.2 s, no-spin-on-preempted-owner 7.6 s}.
+     */
+    static String analysisLine(RunResult.Stats s) {
+        StringBuilder b = new StringBuilder("cycle analysis ").append(Format.seconds(s.analysisTotal()))
+                .append(" s after a search of ").append(Format.seconds(Math.max(0, s.seconds() - s.analysisTotal()))).append(" s:");
+        String sep = " ";
+        for (java.util.Map.Entry<String, Double> e : s.analysisSeconds().entrySet()) {
+            b.append(sep).append(e.getKey()).append(' ').append(Format.seconds(e.getValue())).append(" s");
+            sep = ", ";
+        }
+        return b.toString();
+    }
+
     /** The figures of a finished search: states, transitions, depth, time, memory; random seed; limits hit. */
     static void figures(PrintStream out, RunResult r) {
         RunResult.Stats s = r.stats();
@@ -90,6 +105,9 @@ final class Report {
             b.append(" + ").append(String.format(Locale.ROOT, "%.0f", s.linkBytesPerState())).append(" for trace links");
         }
         out.println(b);
+        if (!s.analysisSeconds().isEmpty()) {
+            out.println(analysisLine(s));
+        }
         if (s.strategy() == kcheck.engine.Strategy.RANDOM) {
             out.println("seed: " + s.seed() + " (pass --seed " + s.seed() + " to repeat)");
         }

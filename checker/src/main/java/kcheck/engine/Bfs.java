@@ -36,8 +36,15 @@ final class Bfs extends Search {
         this.workers = Math.max(1, options.workers());
         this.exact = store instanceof ExactStore e ? e : null;
         this.pool = new Worker[workers];
+        /* the cycle analysis takes its graphs from what the workers record (a search that ends early never analyses) */
+        if (exact != null && EdgeLog.applies(checks) && options.maxDepth() == Integer.MAX_VALUE && EdgeLog.enabled) {
+            edgeLogs = new EdgeLog.Set(checks.progress, budget);
+        }
         for (int i = 0; i < workers; i++) {
             pool[i] = new Worker(this);
+            if (edgeLogs != null) {
+                pool[i].edgeLog = edgeLogs.part();
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package kcheck.engine;
 
+import kcheck.engine.store.ExactStore;
 import kcheck.engine.store.StateStore;
 import kcheck.model.Model;
 import kcheck.model.StepSink;
@@ -57,6 +58,13 @@ abstract class Expander implements StepSink {
      * store and links go to {@link Search#links}).
      */
     kcheck.engine.store.IdSource ids;
+    /**
+     * This worker's record of the edges it takes, for the cycle analysis after the search (null: not
+     * recorded; the analysis then expands the states again). Only with an {@link ExactStore} on one machine.
+     */
+    EdgeLog edgeLog;
+    /** Per successor of the batch: its progress bits and fair classes ({@link EdgeLog#info}), while logging. */
+    private int[] infoOf;
     /** The partitioned search's router: takes the successors another partition owns (null: all are local). */
     Router router;
 
@@ -92,6 +100,7 @@ abstract class Expander implements StepSink {
         this.hashes = new long[16];
         this.actorOf = new int[16];
         this.loop = new boolean[16];
+        this.infoOf = new int[16];
         this.por = reduce && search.options.partialOrder() && model.partialOrder() && search.checks.progress.length == 0;
         this.proviso = !model.acyclic();
         this.actors = model.actors().size();
@@ -187,6 +196,10 @@ abstract class Expander implements StepSink {
         StateStore store = search.store;
         Checks checks = search.checks;
         boolean present = false;
+        EdgeLog log = edgeLog;
+        if (log != null && (only >= 0 || !log.row(id))) {
+            edgeLog = log = null; /* dropped (or an ample set, never with progress properties): the analysis expands again */
+        }
         for (int k = 0; k < n; k++) {
             if (k % pollSteps == pollSteps - 1 && search.timeUp()) {
                 return present; /* storing thousands of wide successors, each checked, takes seconds: the search is stopped */
@@ -196,6 +209,9 @@ abstract class Expander implements StepSink {
             }
             if (loop[k]) {
                 present = true;
+                if (log != null && !log.edge(id, k, infoOf[k])) {
+                    edgeLog = log = null;
+                }
                 continue;
             }
             System.arraycopy(chunks[k >>> shift], (k & mask) * w, one, 0, w);
@@ -203,7 +219,11 @@ abstract class Expander implements StepSink {
                 present |= unsure;
                 continue;
             }
-            long sid = store.add(one, hashes[k]);
+            long sid = log != null ? ((ExactStore) store).addOrFind(one, hashes[k]) : store.add(one, hashes[k]);
+            if (log != null && sid != StateStore.FULL
+                    && !log.edge(sid >= 0 ? sid : ExactStore.presentId(sid), k, infoOf[k])) {
+                edgeLog = log = null;
+            }
             if (sid >= 0) {
                 if (ids != null) {
                     sid = ids.add(id, k);
@@ -260,6 +280,9 @@ abstract class Expander implements StepSink {
             search.checks.onStep(curId, k, cur, actor, action, next, depth + 1);
         }
         actorOf[k] = actor;
+        if (edgeLog != null) {
+            infoOf[k] = edgeLog.info(cur, actor, action, next);
+        }
         long[] batch = chunks[k >>> shift];
         int off = (k & mask) * w;
         System.arraycopy(next, 0, batch, off, w);
@@ -299,7 +322,7 @@ abstract class Expander implements StepSink {
         while (side < slots) {
             side *= 2;
         }
-        long bytes = (long) (slots - room) * w * Long.BYTES + (long) (side - hashes.length) * (Long.BYTES + Integer.BYTES + 1);
+        long bytes = (long) (slots - room) * w * Long.BYTES + (long) (side - hashes.length) * (Long.BYTES + 2 * Integer.BYTES + 1);
         if (!search.budget.reserve(bytes)) {
             return false;
         }
@@ -314,6 +337,7 @@ abstract class Expander implements StepSink {
                 hashes = java.util.Arrays.copyOf(hashes, side);
                 actorOf = java.util.Arrays.copyOf(actorOf, side);
                 loop = java.util.Arrays.copyOf(loop, side);
+                infoOf = java.util.Arrays.copyOf(infoOf, side);
             }
         } catch (OutOfMemoryError e) {
             search.budget.release(bytes);

@@ -18,7 +18,7 @@ import kcheck.model.StepSink;
  * are not progress steps, as compressed rows in primitive arrays. Successors of state v are
  * {@code target[offset[v] .. offset[v+1])}, each with the step's ordinal among the state's steps
  * (for the lasso) and, for a fair property, its step class; {@code owed[v]} are the classes state
- * v owes.
+ * v owes (0 for a state without an edge in this graph: it lies on no cycle, so nothing asks).
  *
  * <p>Built by re-expanding every state. With at least {@link #PARALLEL_MIN_STATES} states and more
  * than one worker, the id range is cut into one contiguous part per worker; each worker expands its
@@ -226,11 +226,11 @@ final class NonProgressGraph {
                     continue;
                 }
                 store.load(v, cur);
-                if (fair) {
-                    owed[v - lo] = p.owed(cur);
-                }
                 k[0] = 0;
                 model.successors(cur, sink);
+                if (fair && edges > offset[v - lo]) {
+                    owed[v - lo] = p.owed(cur); /* a state with no edge here lies on no cycle: what it owes is never asked */
+                }
             }
             offset[hi - lo] = edges;
             return this;

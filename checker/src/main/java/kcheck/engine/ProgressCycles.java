@@ -50,6 +50,7 @@ final class ProgressCycles {
         for (int i = 0; i < c.progress.length; i++) {
             search.options.listener().phase(String.format(java.util.Locale.ROOT, "cycle analysis of %s over %,d states",
                     c.progress[i].id(), store.size()));
+            long start = System.nanoTime();
             try {
                 poll();
                 c.progressLassos[i] = c.progress[i].fair() ? findFair(c.progress[i]) : find(c.progress[i]);
@@ -58,6 +59,8 @@ final class ProgressCycles {
                     c.progressUndecided[j] = true;
                 }
                 return;
+            } finally {
+                search.analysisSeconds.put(c.progress[i].id(), (System.nanoTime() - start) / 1e9);
             }
         }
     }
@@ -76,10 +79,18 @@ final class ProgressCycles {
         }
     }
 
-    /** The non-progress graph of {@code p} ({@link NonProgressGraph}), built by the run's workers. */
+    /**
+     * The non-progress graph of {@code p} ({@link NonProgressGraph}): from the edges the search
+     * recorded ({@link EdgeLog}), else built by the run's workers, who expand every state again.
+     */
     private NonProgressGraph build(Progress p, int n) {
         poll();
-        NonProgressGraph g = NonProgressGraph.build(search, store, p, n, search.options.workers(), this::poll);
+        EdgeLog.Set logs = search.edgeLogs;
+        if (logs != null && logs.usable() && !logs.graphFits(p, n)) {
+            logs.drop();
+        }
+        NonProgressGraph g = logs != null && logs.usable() ? logs.graph(p, n, store, new long[search.w], this::poll)
+                : NonProgressGraph.build(search, store, p, n, search.options.workers(), this::poll);
         poll();
         return g;
     }
@@ -104,8 +115,8 @@ final class ProgressCycles {
         int bestStem = -1;
         BitSet bestMembers = null;
         for (int root = 0; root < n; root++) {
-            if (index[root] != 0 || !exists(root)) {
-                continue;
+            if (index[root] != 0 || !exists(root) || g.offset[root] == g.offset[root + 1]) {
+                continue; /* a state without a non-progress step lies on no cycle: not a root (it is visited if reached) */
             }
             int top = 0;
             callV[0] = root;
@@ -188,7 +199,8 @@ final class ProgressCycles {
         int live = 0;
         for (int v = 0; v < n; v++) {
             tick();
-            if (exists(v)) {
+            if (exists(v) && g.offset[v] < g.offset[v + 1]) {
+                /* a state without a non-progress step lies on no cycle: dead from the start (most states, for most properties) */
                 alive.set(v);
                 live++;
             }
@@ -201,7 +213,9 @@ final class ProgressCycles {
         for (int v = alive.nextSetBit(0), i = 0; v >= 0; v = alive.nextSetBit(v + 1)) {
             all[i++] = v;
         }
-        tarjan.split(all, all.length, work);
+        if (live > 0) {
+            tarjan.split(all, all.length, work, true);
+        }
         while (!work.isEmpty()) {
             poll();
             int[] c = work.pop();
@@ -233,7 +247,7 @@ final class ProgressCycles {
                 }
             }
             if (kept < c.length && kept > 0) {
-                tarjan.split(c, kept, work);
+                tarjan.split(c, kept, work, false);
             }
         }
         if (alive.isEmpty()) {
@@ -290,7 +304,11 @@ final class ProgressCycles {
             this.onStack = new boolean[n];
         }
 
-        void split(int[] verts, int len, ArrayDeque<int[]> out) {
+        /**
+         * {@code whole}: the part is every state, all alive and in no component yet, so an edge's
+         * target needs no test (the first split, the one over the whole graph: two fewer random reads an edge).
+         */
+        void split(int[] verts, int len, ArrayDeque<int[]> out, boolean whole) {
             int old = comp[verts[0]];
             int counter = 0;
             sp = 0;
@@ -316,7 +334,7 @@ final class ProgressCycles {
                     }
                     if (callPos[top] < g.offset[v + 1]) {
                         int x = g.target[callPos[top]++];
-                        if (!alive.get(x) || comp[x] != old) {
+                        if (!whole && (!alive.get(x) || comp[x] != old)) {
                             continue;
                         }
                         if (index[x] == 0) {

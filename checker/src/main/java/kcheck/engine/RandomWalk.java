@@ -140,7 +140,7 @@ final class RandomWalk {
         double seconds = (System.nanoTime() - start) / 1e9;
         RunResult.Stats stats = new RunResult.Stats(Strategy.RANDOM, StoreMode.FINGERPRINT, seen.size(), steps, deepest,
                 seconds, seen.bytes(), (double) seen.bytes() / Math.max(1, seen.size()), 0, 1, List.of(), false,
-                limit.isEmpty() ? walks + " walks" : limit, 0, options.seed(), 0, false, 0);
+                limit.isEmpty() ? walks + " walks" : limit, 0, options.seed(), 0, false, 0, java.util.Map.of());
         return new RunResult(model, stats, out);
     }
 

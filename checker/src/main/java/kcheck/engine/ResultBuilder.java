@@ -141,6 +141,6 @@ final class ResultBuilder {
         return new RunResult.Stats(s.options.strategy(), mode, states,
                 s.transitions, s.depth, s.seconds(), s.storeBytes(), bps, s.linkBytesPerState(),
                 Math.max(1, s.options.workers()), reductions, complete, s.limitReason, omission, s.options.seed(),
-                s.ampleStates, false, s.diskBytes());
+                s.ampleStates, false, s.diskBytes(), s.analysisSeconds);
     }
 }

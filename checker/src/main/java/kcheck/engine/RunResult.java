@@ -29,11 +29,18 @@ public record RunResult(Model model, Stats stats, List<PropertyResult> propertie
      * @param shortestRecheck the counterexamples were searched again without partial-order reduction
      * @param diskBytes       bytes the search kept on disk at the end ({@link StoreMode#DISK}: trace links, the
      *                        last levels, the fingerprint runs), else 0
+     * @param analysisSeconds seconds of the cycle analysis after the search, per progress property it decided
+     *                        or stopped in (in the order analysed); part of {@code seconds}; empty if none ran
      */
     public record Stats(Strategy strategy, StoreMode store, long states, long transitions, int depth, double seconds,
                         long storeBytes, double bytesPerState, double linkBytesPerState, int workers,
                         List<String> reductions, boolean complete, String limit, double omission, long seed,
-                        long ampleStates, boolean shortestRecheck, long diskBytes) {
+                        long ampleStates, boolean shortestRecheck, long diskBytes,
+                        java.util.Map<String, Double> analysisSeconds) {
+
+        public Stats {
+            analysisSeconds = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(analysisSeconds));
+        }
 
         /**
          * True if this run's counterexamples are shortest ones: BFS without partial-order
@@ -45,7 +52,12 @@ public record RunResult(Model model, Stats stats, List<PropertyResult> propertie
 
         Stats withShortestRecheck() {
             return new Stats(strategy, store, states, transitions, depth, seconds, storeBytes, bytesPerState, linkBytesPerState,
-                    workers, reductions, complete, limit, omission, seed, ampleStates, true, diskBytes);
+                    workers, reductions, complete, limit, omission, seed, ampleStates, true, diskBytes, analysisSeconds);
+        }
+
+        /** Seconds of the cycle analysis after the search, all properties together. */
+        public double analysisTotal() {
+            return analysisSeconds.values().stream().mapToDouble(Double::doubleValue).sum();
         }
 
         public double statesPerSecond() {

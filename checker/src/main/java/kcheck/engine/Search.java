@@ -25,6 +25,12 @@ abstract class Search {
     /** Trace links in RAM, keyed by store ids (null in the disk search, which streams its own). */
     final Links links;
     final Checks checks;
+    /** Seconds of the cycle analysis per progress property ({@link ProgressCycles}), in the order analysed. */
+    final java.util.Map<String, Double> analysisSeconds = new java.util.LinkedHashMap<>();
+    /** The edges the workers took, for the cycle analysis ({@link EdgeLog}); null if not recorded. */
+    EdgeLog.Set edgeLogs;
+    /** Tests: keep {@link #edgeLogs} after the run to compare their graphs with rebuilt ones. */
+    boolean keepEdgeLogs;
     final long startNanos = System.nanoTime();
     /** When the run must stop: polled by the search and by every phase after it (cycle analysis, traces). */
     final Deadline deadline;
@@ -156,6 +162,9 @@ abstract class Search {
     RunResult result(boolean complete) {
         if (complete && checks.needsFullGraph() && store instanceof ExactStore exact) {
             new ProgressCycles(this, exact).check();
+        }
+        if (edgeLogs != null && !keepEdgeLogs) {
+            edgeLogs.drop(); /* the traces after the analysis need no edges: their memory goes back to the budget */
         }
         return new ResultBuilder(this, complete).build();
     }

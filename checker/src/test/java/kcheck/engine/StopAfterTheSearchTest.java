@@ -36,7 +36,11 @@ class StopAfterTheSearchTest {
         return new HandGraph(HandGraph.plain(RING), e.toArray(new int[0][]), null, false);
     }
 
-    /** The model's steps since the cycle analysis started (0 before it). */
+    /**
+     * The model's steps since the cycle analysis started (0 before it). The analysis expands states
+     * only where the search's edges were not recorded ({@link EdgeLog}): these cases switch the logs
+     * off (the fallback, and the clock they drive); {@link #theAnalysisFromTheLogsStopsPartWayThroughTheGraph} stops the logs' path.
+     */
     private static LongSupplier stepsInTheAnalysis(HandGraph g) {
         long[] start = {-1};
         g.onAnalysis = () -> start[0] = g.successorCalls.get();
@@ -58,25 +62,82 @@ class StopAfterTheSearchTest {
 
     @Test
     void theTimeLimitPassingWhileTheCycleGraphIsBuiltLeavesTheProgressPropertyIncomplete() {
-        HandGraph g = ring();
-        LongSupplier analysed = stepsInTheAnalysis(g);
-        /* one millisecond per state the analysis looks at: 10 s pass half-way through the graph */
-        Deadline tenSeconds = new Deadline(Duration.ofSeconds(10), () -> null, () -> TimeUnit.MILLISECONDS.toNanos(analysed.getAsLong()));
-        PropertyResult p = Engine.check(g, Options.defaults().withWorkers(1), tenSeconds).property("progress");
-        assertThat(p.verdict()).as(p.message()).isEqualTo(Verdict.INCOMPLETE);
-        assertThat(p.message()).contains("cycle analysis").contains("time limit 10s");
-        assertThat(analysed.getAsLong()).as("states the analysis looked at").isLessThan(RING);
+        EdgeLog.enabled = false;
+        try {
+            HandGraph g = ring();
+            LongSupplier analysed = stepsInTheAnalysis(g);
+            /* one millisecond per state the analysis looks at: 10 s pass half-way through the graph */
+            Deadline tenSeconds = new Deadline(Duration.ofSeconds(10), () -> null, () -> TimeUnit.MILLISECONDS.toNanos(analysed.getAsLong()));
+            PropertyResult p = Engine.check(g, Options.defaults().withWorkers(1), tenSeconds).property("progress");
+            assertThat(p.verdict()).as(p.message()).isEqualTo(Verdict.INCOMPLETE);
+            assertThat(p.message()).contains("cycle analysis").contains("time limit 10s");
+            assertThat(analysed.getAsLong()).as("states the analysis looked at").isLessThan(RING);
+        } finally {
+            EdgeLog.enabled = true;
+        }
     }
 
     @Test
     void aStopRequestedOnceTheCycleGraphIsBuiltEndsTheComponentSearch() {
+        EdgeLog.enabled = false;
+        try {
+            HandGraph g = ring();
+            LongSupplier analysed = stepsInTheAnalysis(g);
+            /* asked for after the last state's steps: only the strongly connected components are left to find */
+            Options o = Options.defaults().withWorkers(1).withListener(stopWhen(() -> analysed.getAsLong() >= RING));
+            PropertyResult p = Engine.check(g, o).property("progress");
+            assertThat(p.verdict()).as(p.message()).isEqualTo(Verdict.INCOMPLETE);
+            assertThat(p.message()).contains("cycle analysis").contains("stop requested");
+        } finally {
+            EdgeLog.enabled = true;
+        }
+    }
+
+    @Test
+    void theAnalysisFromTheLogsStopsPartWayThroughTheGraph() {
         HandGraph g = ring();
-        LongSupplier analysed = stepsInTheAnalysis(g);
-        /* asked for after the last state's steps: only the strongly connected components are left to find */
-        Options o = Options.defaults().withWorkers(1).withListener(stopWhen(() -> analysed.getAsLong() >= RING));
-        PropertyResult p = Engine.check(g, o).property("progress");
+        Bfs b = new Bfs(g, Options.defaults().withWorkers(1));
+        b.keepEdgeLogs = true;
+        b.run();
+        assertThat(b.edgeLogs.usable()).isTrue();
+        int[] polls = {0};
+        class Stop extends RuntimeException {
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.edgeLogs.graph(g.properties().stream()
+                .filter(p -> p instanceof kcheck.model.Progress).map(p -> (kcheck.model.Progress) p).findFirst().orElseThrow(),
+                (int) ((kcheck.engine.store.ExactStore) b.store).idBound(), (kcheck.engine.store.ExactStore) b.store,
+                new long[b.w], () -> {
+                    if (++polls[0] == 3) {
+                        throw new Stop();
+                    }
+                })).isInstanceOf(Stop.class);
+        assertThat(polls[0]).as("polls before the graph was whole: every 4,096 of the ring's 20,000 states").isEqualTo(3);
+    }
+
+    @Test
+    void aStopRequestedAsTheAnalysisFromTheLogsStartsLeavesTheProgressPropertyIncomplete() {
+        HandGraph g = ring();
+        boolean[] analysing = {false};
+        ProgressListener l = new ProgressListener() {
+            @Override
+            public void progress(Progress p) {
+            }
+
+            @Override
+            public void phase(String what) {
+                analysing[0] |= what.startsWith("cycle analysis");
+            }
+
+            @Override
+            public String stopRequested() {
+                return analysing[0] ? "stop requested" : null;
+            }
+        };
+        PropertyResult p = Engine.check(g, Options.defaults().withWorkers(1).withListener(l)).property("progress");
+        assertThat(analysing[0]).isTrue();
         assertThat(p.verdict()).as(p.message()).isEqualTo(Verdict.INCOMPLETE);
         assertThat(p.message()).contains("cycle analysis").contains("stop requested");
+        assertThat(g.successorCalls.get()).as("no state expanded again: the graph came from the logs").isEqualTo(RING);
     }
 
     /** A chain of {@code n} nodes; the invariant "last" fails at its end. */

@@ -87,11 +87,29 @@ public final class ExactStore implements StateStore {
 
     @Override
     public long add(long[] s, long h) {
+        long r = addOrFind(s, h);
+        return r <= PRESENT_ID_BASE ? PRESENT : r;
+    }
+
+    /** What {@link #addOrFind} returns for a state present with id 0; id i is this less i. */
+    public static final long PRESENT_ID_BASE = -3;
+
+    /** The id of the state {@link #addOrFind} found present: {@code r <= }{@link #PRESENT_ID_BASE}. */
+    public static long presentId(long r) {
+        return PRESENT_ID_BASE - r;
+    }
+
+    /**
+     * As {@link #add}, but a state already present is answered with its id: {@code PRESENT_ID_BASE - id}
+     * (see {@link #presentId}); a new state's id, or {@link #FULL}, as {@link #add}.
+     */
+    public long addOrFind(long[] s, long h) {
         int k = Shards.shard(h);
         Shard sh = shards[k];
         if (concurrent) {
-            if (present(sh, s, h)) {
-                return PRESENT;
+            int local = present(sh, s, h);
+            if (local >= 0) {
+                return PRESENT_ID_BASE - Shards.id(k, local);
             }
             synchronized (sh) {
                 return add(k, sh, s, h);
@@ -100,8 +118,8 @@ public final class ExactStore implements StateStore {
         return add(k, sh, s, h);
     }
 
-    /** The lock-free lookup: true if {@code s} is certainly present (false: take the lock and look again). */
-    private boolean present(Shard sh, long[] s, long h) {
+    /** The lock-free lookup: the local index of {@code s} if it is certainly present (-1: take the lock and look again). */
+    private int present(Shard sh, long[] s, long h) {
         View v = sh.view;
         int bits = v.idBits();
         int idMask = (int) ((1L << bits) - 1);
@@ -112,10 +130,10 @@ public final class ExactStore implements StateStore {
         while (true) {
             int e = (int) INTS.getAcquire(t, i);
             if (e == 0) {
-                return false;
+                return -1;
             }
             if ((e >>> bits) == tag && equalsAt(sh, (e & idMask) - 1, s)) {
-                return true;
+                return (e & idMask) - 1;
             }
             if (++i == cap) {
                 i = 0;
@@ -134,6 +152,7 @@ public final class ExactStore implements StateStore {
         return (int) (h >>> 26) >>> bits;
     }
 
+    /** Adds under the shard's lock (or on one thread): the new id, {@code PRESENT_ID_BASE - id} if present, or {@link #FULL}. */
     private long add(int k, Shard sh, long[] s, long h) {
         View v = sh.view;
         int bits = v.idBits();
@@ -148,7 +167,7 @@ public final class ExactStore implements StateStore {
                 break;
             }
             if ((e >>> bits) == tag && equalsAt(sh, (e & idMask) - 1, s)) {
-                return PRESENT;
+                return PRESENT_ID_BASE - Shards.id(k, (e & idMask) - 1);
             }
             if (++i == cap) {
                 i = 0;
