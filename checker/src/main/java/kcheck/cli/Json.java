@@ -87,9 +87,9 @@ final class Json {
         o.put("seconds", Math.round(s.seconds() * 1000) / 1000.0);
         Double analysis = s.analysisSeconds().get(p.id());
         if (analysis != null) {
-            /* this property's cycle analysis, part of seconds; the search's own: seconds less every property's analysis */
+            /* this property's cycle analysis, part of seconds, and the search's own */
             o.put("analysisSeconds", Math.round(analysis * 1000) / 1000.0);
-            o.put("searchSeconds", Math.round(Math.max(0, s.seconds() - s.analysisTotal()) * 1000) / 1000.0);
+            o.put("searchSeconds", Math.round(s.searchSeconds() * 1000) / 1000.0);
         }
         o.put("statesPerSecond", Math.round(s.statesPerSecond()));
         o.put("bytesPerState", Math.round(s.bytesPerState() * 10) / 10.0);

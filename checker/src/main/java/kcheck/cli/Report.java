@@ -84,7 +84,7 @@ final class Report {
      */
     static String analysisLine(RunResult.Stats s) {
         StringBuilder b = new StringBuilder("cycle analysis ").append(Format.seconds(s.analysisTotal()))
-                .append(" s after a search of ").append(Format.seconds(Math.max(0, s.seconds() - s.analysisTotal()))).append(" s:");
+                .append(" s after a search of ").append(Format.seconds(s.searchSeconds())).append(" s:");
         String sep = " ";
         for (java.util.Map.Entry<String, Double> e : s.analysisSeconds().entrySet()) {
             b.append(sep).append(e.getKey()).append(' ').append(Format.seconds(e.getValue())).append(" s");

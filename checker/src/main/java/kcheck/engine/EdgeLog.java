@@ -252,8 +252,9 @@ final class EdgeLog {
          * the state width for the states' owed classes.
          */
         NonProgressGraph graph(Progress p, int n, ExactStore store, long[] cur, NonProgressGraph.Poll poll) {
-            int bit = 1 << indexOf(p);
-            int slot = fairSlot[indexOf(p)];
+            int index = indexOf(p);
+            int bit = 1 << index;
+            int slot = fairSlot[index];
             int[] offset = new int[n + 1];
             long total = 0;
             int ticks = 0;
@@ -314,7 +315,7 @@ final class EdgeLog {
                     if ((++ticks & 0xFFF) == 0) {
                         poll.poll();
                     }
-                    if (offset[v] < offset[v + 1]) { /* as the rebuilt graph: only a state with an edge can owe on a cycle */
+                    if (g.hasEdges(v)) { /* as the rebuilt graph: only a state with an edge can owe on a cycle */
                         store.load(v, cur);
                         g.owed[v] = p.owed(cur);
                     }

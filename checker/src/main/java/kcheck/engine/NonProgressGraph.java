@@ -41,6 +41,11 @@ final class NonProgressGraph {
     long[] owed;
     int edges;
 
+    /** True if state {@code v} has a step in this graph (a state without one lies on no cycle). */
+    boolean hasEdges(int v) {
+        return offset[v] < offset[v + 1];
+    }
+
     /** Polls the run's deadline; throws to stop the analysis. Called every few thousand states by each thread. */
     interface Poll {
         void poll();

@@ -115,7 +115,7 @@ final class ProgressCycles {
         int bestStem = -1;
         BitSet bestMembers = null;
         for (int root = 0; root < n; root++) {
-            if (index[root] != 0 || !exists(root) || g.offset[root] == g.offset[root + 1]) {
+            if (index[root] != 0 || !exists(root) || !g.hasEdges(root)) {
                 continue; /* a state without a non-progress step lies on no cycle: not a root (it is visited if reached) */
             }
             int top = 0;
@@ -199,7 +199,7 @@ final class ProgressCycles {
         int live = 0;
         for (int v = 0; v < n; v++) {
             tick();
-            if (exists(v) && g.offset[v] < g.offset[v + 1]) {
+            if (exists(v) && g.hasEdges(v)) {
                 /* a state without a non-progress step lies on no cycle: dead from the start (most states, for most properties) */
                 alive.set(v);
                 live++;

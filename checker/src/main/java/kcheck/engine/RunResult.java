@@ -60,6 +60,11 @@ public record RunResult(Model model, Stats stats, List<PropertyResult> propertie
             return analysisSeconds.values().stream().mapToDouble(Double::doubleValue).sum();
         }
 
+        /** Seconds of the search itself: the run's less its cycle analysis. */
+        public double searchSeconds() {
+            return Math.max(0, seconds - analysisTotal());
+        }
+
         public double statesPerSecond() {
             return seconds > 0 ? states / seconds : 0;
         }

@@ -31,6 +31,18 @@ class NonProgressGraphTest {
         return b;
     }
 
+    /** {@code a} is {@code b} edge for edge: targets, ordinals and, if {@code fair}, step classes and owed classes. */
+    static void assertSameGraph(NonProgressGraph a, NonProgressGraph b, boolean fair, String what) {
+        assertThat(a.edges).as("%s: edges", what).isEqualTo(b.edges);
+        assertThat(a.offset).as(what).isEqualTo(b.offset);
+        assertThat(Arrays.copyOf(a.target, a.edges)).as(what).isEqualTo(Arrays.copyOf(b.target, b.edges));
+        assertThat(Arrays.copyOf(a.ordinal, a.edges)).as(what).isEqualTo(Arrays.copyOf(b.ordinal, b.edges));
+        if (fair) {
+            assertThat(Arrays.copyOf(a.cls, a.edges)).as(what).isEqualTo(Arrays.copyOf(b.cls, b.edges));
+            assertThat(a.owed).as(what).isEqualTo(b.owed);
+        }
+    }
+
     private static void assertSameGraphs(String model, String variant, Map<String, String> params, Set<String> props) {
         Bfs b = searched(model, variant, params, props, 1);
         ExactStore store = (ExactStore) b.store;
@@ -44,14 +56,7 @@ class NonProgressGraphTest {
             NonProgressGraph one = NonProgressGraph.buildInParts(b, store, pr, n, 1, () -> { });
             for (int parts : new int[] {2, 3, 7}) {
                 NonProgressGraph many = NonProgressGraph.buildInParts(b, store, pr, n, parts, () -> { });
-                assertThat(many.edges).as("%s %s edges, %d parts", variant, p.id(), parts).isEqualTo(one.edges);
-                assertThat(many.offset).isEqualTo(one.offset);
-                assertThat(Arrays.copyOf(many.target, many.edges)).isEqualTo(Arrays.copyOf(one.target, one.edges));
-                assertThat(Arrays.copyOf(many.ordinal, many.edges)).isEqualTo(Arrays.copyOf(one.ordinal, one.edges));
-                if (pr.fair()) {
-                    assertThat(Arrays.copyOf(many.cls, many.edges)).isEqualTo(Arrays.copyOf(one.cls, one.edges));
-                    assertThat(many.owed).isEqualTo(one.owed);
-                }
+                assertSameGraph(many, one, pr.fair(), String.format("%s %s, %d parts", variant, p.id(), parts));
             }
         }
         assertThat(progressChecked).as("progress properties of %s %s", model, variant).isPositive();

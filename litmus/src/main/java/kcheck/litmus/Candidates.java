@@ -163,7 +163,7 @@ final class Candidates {
                 }
                 out.add(new Rel[] {rfAll, co});
             }
-        } while (advanceSources(rfPick, sources));
+        } while (advance(rfPick, sources));
         return out;
     }
 
@@ -209,18 +209,8 @@ final class Candidates {
         }
     }
 
-    private static boolean advance(int[] pick, List<List<Rel[]>> choices) {
-        for (int i = pick.length - 1; i >= 0; i--) {
-            if (pick[i] + 1 < choices.get(i).size()) {
-                pick[i]++;
-                return true;
-            }
-            pick[i] = 0;
-        }
-        return false;
-    }
-
-    private static boolean advanceSources(int[] pick, List<List<Integer>> choices) {
+    /** The next combination: {@code pick[i]} indexes {@code choices.get(i)}, the last index turning fastest; false after the last. */
+    private static boolean advance(int[] pick, List<? extends List<?>> choices) {
         for (int i = pick.length - 1; i >= 0; i--) {
             if (pick[i] + 1 < choices.get(i).size()) {
                 pick[i]++;
