@@ -43,6 +43,7 @@ import picocli.CommandLine.Parameters;
             "  kcheck check rq-lock --variant before --cpus 2 --property fifo-entry",
             "  kcheck check rq-lock --variant before --cpus 2 --property fifo-entry --format mail",
             "  kcheck check rq-lock --variant after --param lock=tas --cpus 2 --trace-out t.json",
+            "  kcheck check rq-lock --variant v6.12 --param lock=qspinlock --param memory-model=lkmm --cpus 3",
             "  kcheck check cpudl --variant-file /tmp/patch/Mine.java --property heap-order",
             "  kcheck check rwsem-owner --variant after --property wasted-spins --metrics-csv spins.csv"})
 final class CheckCommand implements Callable<Integer> {
@@ -65,7 +66,8 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--cpus", paramLabel = "N", description = "number of CPUs (same as --param cpus=N)")
     Integer cpus;
 
-    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "model parameter (repeatable)")
+    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "model parameter (repeatable); memory-model=lkmm checks "
+            + "rq-lock's qspinlock under the Linux-kernel memory model instead of sequential consistency (docs/lkmm-models.md)")
     Map<String, String> params = new LinkedHashMap<>();
 
     @Mixin
@@ -125,6 +127,13 @@ final class CheckCommand implements Callable<Integer> {
             throw new UsageException("--width must be at least " + kcheck.trace.TimelineRenderer.MIN_WIDTH + ", got " + width);
         }
         Options options = search.toOptions();
+        if (LkmmRun.asked(params)) {
+            if (clusterOptions.validate() > 0) {
+                throw new UsageException("--param memory-model=lkmm runs on one machine: --cluster does not apply");
+            }
+            return LkmmRun.check(model, variant, variantFile, cpus, params, properties, options.timeLimit(), fmt, quiet, traceOut,
+                    metricsCsv);
+        }
         int nodes = clusterOptions.validate();
         ClusterSupport cluster = null;
         if (nodes > 0) {

@@ -250,6 +250,17 @@ class RqLockVerdictTest {
         assertThat(run("rq-lock", "bug-7aa54be29765", params("cpus", "2"), "starvation-free")).isViolatedBy("starvation-free").isLasso();
     }
 
+    /**
+     * The real bug 95bcade33a8a (the MCS node published by xchg_release, no smp_wmb) is the same program as v6.12 under
+     * sequential consistency: mutual exclusion and deadlock freedom hold at 3 CPUs. Under memory-model=lkmm it
+     * hangs (LkmmCheckTest).
+     */
+    @Test
+    void nodePublishedByXchgReleaseIsCorrectUnderSequentialConsistency() {
+        RunResult bug = run("rq-lock", "bug-95bcade33a8a", params("cpus", "3", "lock", "qspinlock"), "mutual-exclusion", "deadlock-free");
+        assertThat(bug).holds();
+    }
+
     /** The kernel's own check and the lock-word sanity: HOLD on the ports, VIOLATED on the mutants that break them. */
     @ParameterizedTest(name = "{0} {1} {2}: {3} {4}")
     @CsvSource({

@@ -82,7 +82,7 @@ final class Candidates {
         if (!LockCat.programOrderAxiomsHold(s, critical)) {
             return;
         }
-        long unmatched = LockCat.unmatched(s, critical);
+        Bits unmatched = LockCat.unmatched(s, critical);
         List<List<Rel[]>> perLocation = new ArrayList<>();
         for (int l = 0; l < s.locations.size(); l++) {
             List<Rel[]> choices = locationChoices(s, l, critical, unmatched);
@@ -110,8 +110,8 @@ final class Candidates {
      * ({@code acyclic po-loc | com}) and {@code atomic} axioms there: both only relate events of one
      * location, so an execution satisfies them if and only if each location's part does.
      */
-    private static List<Rel[]> locationChoices(Skeleton s, int l, Rel critical, long unmatched) {
-        long at = 0;
+    private static List<Rel[]> locationChoices(Skeleton s, int l, Rel critical, Bits unmatched) {
+        Bits at = s.atLocation[l];
         List<Integer> reads = new ArrayList<>();
         List<List<Integer>> sources = new ArrayList<>();
         List<Integer> writes = new ArrayList<>();
@@ -120,7 +120,6 @@ final class Candidates {
             if (s.locId[i] != l) {
                 continue;
             }
-            at |= 1L << i;
             Event e = s.ev[i];
             if (e.kind == Event.Kind.R && !e.has(Event.LKR)) {
                 List<Integer> from = e.isLockOp() ? LockCat.lockReadSources(s, i) : valueSources(s, i);
@@ -185,7 +184,7 @@ final class Candidates {
     }
 
     /** Orders of a location's writes that keep each thread's in po and put an unmatched LKW last. */
-    private static void permutations(Skeleton s, List<Integer> left, List<Integer> prefix, long unmatched, List<List<Integer>> out) {
+    private static void permutations(Skeleton s, List<Integer> left, List<Integer> prefix, Bits unmatched, List<List<Integer>> out) {
         if (left.isEmpty()) {
             out.add(List.copyOf(prefix));
             return;
@@ -194,7 +193,7 @@ final class Candidates {
             int e = left.get(k);
             boolean ok = true;
             for (int other : left) {
-                if (other != e && (s.po.has(other, e) || (unmatched >>> e & 1) != 0)) {
+                if (other != e && (s.po.has(other, e) || unmatched.has(e))) {
                     ok = false;
                 }
             }

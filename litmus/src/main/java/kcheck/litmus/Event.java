@@ -5,9 +5,12 @@ package kcheck.litmus;
  * it in: its kind (read, write, fence, or SRCU grace period), the annotations ({@code once},
  * {@code acquire}, {@code release}, {@code noreturn}), membership of an RMW instruction, the lock events
  * of lock.cat (LKR, LKW, UL, LF, RL, RU) and the SRCU events. Dependencies are masks of the indices of the
- * same thread's earlier reads.
+ * same thread's earlier reads, so a thread makes at most {@link #MAX_PER_THREAD} events.
  */
 public final class Event {
+    /** The most events one thread's run makes: its dependency masks are one {@code long}. */
+    static final int MAX_PER_THREAD = 64;
+
     public enum Kind { R, W, F, SRCU_SYNC }
 
     public static final int ONCE = 1;

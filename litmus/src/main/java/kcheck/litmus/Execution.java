@@ -24,9 +24,10 @@ final class Execution {
         for (ThreadPath p : s.paths) {
             p.registers().forEach((k, v) -> state.put(p.thread() + ":" + k, v));
         }
+        Bits valueWrites = s.w.andNot(s.ul).andNot(s.lkw);
         for (int i = 0; i < s.n; i++) {
             Event e = s.ev[i];
-            if (e.kind == Event.Kind.W && !e.isLockOp() && (co.row(i) & s.w & ~s.ul & ~s.lkw) == 0) {
+            if (e.kind == Event.Kind.W && !e.isLockOp() && !co.rowIntersects(i, valueWrites)) {
                 state.put(e.loc, e.value);
             }
         }

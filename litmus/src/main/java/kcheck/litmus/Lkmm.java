@@ -10,7 +10,10 @@ package kcheck.litmus;
 final class Lkmm {
 
     /** Whether the execution is allowed, and whether it has a data race (herd's "Flag data-race"). */
-    record Verdict(boolean consistent, boolean dataRace, String failed) {
+    record Verdict(boolean consistent, boolean dataRace, String failed, int[] race) {
+        Verdict(boolean consistent, boolean dataRace, String failed) {
+            this(consistent, dataRace, failed, null);
+        }
     }
 
     /** The relations of linux-kernel.cat that the RCU and plain-access parts reuse. */
@@ -60,7 +63,7 @@ final class Lkmm {
             return new Verdict(false, false, "atomic");
         }
         // linux-kernel.bell: carry-dep = (data ; [~Srcu-unlock] ; rfi)*, then addr, ctrl, data through it
-        Rel carry = s.data.to(s.all & ~s.srcuUnlock).seq(rfi).star();
+        Rel carry = s.data.to(s.all.andNot(s.srcuUnlock)).seq(rfi).star();
         Rel addr = carry.seq(s.addr);
         Rel ctrl = carry.seq(s.ctrl);
         Rel data = carry.seq(s.data);
@@ -71,11 +74,11 @@ final class Lkmm {
         // basic relations: acq-po, po-rel, po-unlock-lock-po
         Rel acqPo = so.acqPo();
         Rel poRel = so.poRel();
-        Rel pull = s.ul == 0 ? new Rel(s.n) : po.to(s.ul).seq(po.union(rf)).to(s.lkr).seq(po);
+        Rel pull = s.ul.isEmpty() ? new Rel(s.n) : po.to(s.ul).seq(po.union(rf)).to(s.lkr).seq(po);
         // fences: rmb, wmb, mb (its po-unlock-lock-po part here), gp, strong-fence, nonrw-fence, fence
         Rel rmb = so.rmb();
         Rel wmb = so.wmb();
-        Rel mb = s.fence("after-unlock-lock") == 0 ? so.mbWithoutLockHandover()
+        Rel mb = s.fence("after-unlock-lock").isEmpty() ? so.mbWithoutLockHandover()
                 : so.mbWithoutLockHandover().union(pull.restrict(s.m, s.fence("after-unlock-lock")).seq(po).to(s.m));
         Rel gp = so.gp();
         Rel strong = mb.union(gp);
@@ -121,7 +124,7 @@ final class Lkmm {
         // fence and strong-fence grow by rcu-fence for what follows
         k.fence = fence.union(rcuFence);
         k.strongFence = strong.union(rcuFence);
-        if (s.plain == 0) {
+        if (s.plain.isEmpty()) {
             return new Verdict(true, false, null);
         }
         return PlainAccesses.check(x, k);

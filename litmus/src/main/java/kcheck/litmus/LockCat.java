@@ -16,13 +16,13 @@ final class LockCat {
 
     /** {@code critical = ([LKW] ; po-loc ; [UL]) \ (po-loc ; [LKW | UL] ; po-loc)}. */
     static Rel critical(Skeleton s) {
-        Rel between = s.poLoc.to(s.lkw | s.ul).seq(s.poLoc);
+        Rel between = s.poLoc.to(s.lkw.or(s.ul)).seq(s.poLoc);
         return s.poLoc.restrict(s.lkw, s.ul).minus(between);
     }
 
     /** {@code UNMATCHED-LKW = LKW \ domain(critical)}. */
-    static long unmatched(Skeleton s, Rel critical) {
-        return s.lkw & ~critical.domain();
+    static Bits unmatched(Skeleton s, Rel critical) {
+        return s.lkw.andNot(critical.domain());
     }
 
     /** The axioms lock-nest, nested-is-locked and unmatched-locks, which need no rf or co. */
@@ -34,7 +34,7 @@ final class LockCat {
         if (!s.poLoc.restrict(s.lkw, s.ru).minus(released).isEmpty()) {
             return false;
         }
-        long un = unmatched(s, critical);
+        Bits un = unmatched(s, critical);
         Rel pairs = s.loc.restrict(un, un).minus(Rel.identity(s.n, s.all));
         return pairs.isEmpty();
     }
@@ -42,28 +42,28 @@ final class LockCat {
     /** The writes an LF/RL ({@code rf-lf}) or RU ({@code rf-ru}) event {@code e} may read from. */
     static List<Integer> lockReadSources(Skeleton s, int e) {
         List<Integer> out = new ArrayList<>();
-        long bit = 1L << e;
-        if ((s.lf & bit) != 0) {
-            Rel rfiLf = s.poLoc.restrict(s.lkw, bit).minus(s.poLoc.restrict(s.lkw, s.ul).seq(s.poLoc));
-            long inside = rfiLf.inverse().row(e);
-            if (inside != 0) {
-                out.add(Long.numberOfTrailingZeros(inside));
+        Bits self = Bits.of(e);
+        if (s.lf.has(e)) {
+            Rel rfiLf = s.poLoc.restrict(s.lkw, self).minus(s.poLoc.restrict(s.lkw, s.ul).seq(s.poLoc));
+            Bits inside = rfiLf.inverse().row(e);
+            if (!inside.isEmpty()) {
+                out.add(inside.first());
                 return out;
             }
             for (int j = 0; j < s.n; j++) {
-                if ((s.lkw >>> j & 1) != 0 && s.loc.has(j, e) && s.ext.has(j, e)) {
+                if (s.lkw.has(j) && s.loc.has(j, e) && s.ext.has(j, e)) {
                     out.add(j);
                 }
             }
             return out;
         }
-        Rel internal = s.poLoc.restrict(s.ul, bit).minus(s.poLoc.restrict(s.ul, s.ul).seq(s.poLoc));
-        long in = internal.inverse().row(e);
-        if (in != 0) {
-            out.add(Long.numberOfTrailingZeros(in));
+        Rel internal = s.poLoc.restrict(s.ul, self).minus(s.poLoc.restrict(s.ul, s.ul).seq(s.poLoc));
+        Bits in = internal.inverse().row(e);
+        if (!in.isEmpty()) {
+            out.add(in.first());
         }
         for (int j = 0; j < s.n; j++) {
-            if (((s.ul | s.iw) >>> j & 1) != 0 && s.loc.has(j, e) && s.ext.has(j, e)) {
+            if ((s.ul.has(j) || s.iw.has(j)) && s.loc.has(j, e) && s.ext.has(j, e)) {
                 out.add(j);
             }
         }
@@ -77,6 +77,6 @@ final class LockCat {
 
     /** {@code rf |= [IW | UL] ; singlestep(co) ; lk-rmw^-1}: what each LKR reads. */
     static Rel lockReads(Skeleton s, Rel co) {
-        return co.immediate().from(s.iw | s.ul).seq(s.lkRmw.inverse());
+        return co.immediate().from(s.iw.or(s.ul)).seq(s.lkRmw.inverse());
     }
 }

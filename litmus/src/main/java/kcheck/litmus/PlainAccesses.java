@@ -18,8 +18,8 @@ final class PlainAccesses {
         Rel xbstar = Rel.union(k.hb, k.pb, k.rb).star();
         Rel vis = k.cumulFence.star().seq(k.rfe.opt()).to(s.marked)
                 .seq(k.strongFence.to(s.marked).seq(xbstar).union(xbstar.inter(s.intra)));
-        long notNoreturn = s.all & ~s.noreturn;
-        long r4rmb = s.r & ~s.noreturn;
+        Bits notNoreturn = s.all.andNot(s.noreturn);
+        Bits r4rmb = s.r.andNot(s.noreturn);
         Rel rmbFence = s.staticOrder().rmbFence();
         Rel wPre = k.addr.union(k.fence).opt().from(s.marked);
         Rel rPre = Rel.union(k.addr, k.nonrwFence, rmbFence.restrict(r4rmb, notNoreturn)).opt().from(s.marked);
@@ -28,7 +28,7 @@ final class PlainAccesses {
         Rel wwVis = Rel.union(k.fence, Rel.seq(k.strongFence, xbstar, wPre), Rel.seq(wPost, vis, wPre));
         Rel wrVis = Rel.union(k.fence, Rel.seq(k.strongFence, xbstar, rPre), Rel.seq(wPost, vis, rPre));
         Rel rwXbstar = k.fence.union(Rel.seq(rPost, xbstar, wPre));
-        Rel preRace = s.ext.inter(Rel.product(s.n, s.plain, s.m).union(Rel.product(s.n, s.m & ~s.iw, s.plain)));
+        Rel preRace = s.ext.inter(Rel.product(s.n, s.plain, s.m).union(Rel.product(s.n, s.m.andNot(s.iw), s.plain)));
         Rel wrIncoh = preRace.inter(rf).inter(rwXbstar.inverse());
         Rel rwIncoh = preRace.inter(k.fr).inter(wrVis.inverse());
         Rel wwIncoh = preRace.inter(co).inter(wwVis.inverse());
@@ -40,7 +40,17 @@ final class PlainAccesses {
         Rel wwRace = preRace.inter(co).minus(wwNonrace);
         Rel wrRace = preRace.inter(co.opt().seq(rf)).minus(wrVis).minus(rwXbstar.inverse());
         Rel rwRace = preRace.inter(k.fr).minus(rwXbstar);
-        boolean race = !Rel.union(wwRace, wrRace, rwRace).isEmpty();
-        return new Lkmm.Verdict(true, race, null);
+        Rel races = Rel.union(wwRace, wrRace, rwRace);
+        if (races.isEmpty()) {
+            return new Lkmm.Verdict(true, false, null);
+        }
+        for (int i = 0; i < s.n; i++) {
+            for (int j = 0; j < s.n; j++) {
+                if (races.has(i, j)) {
+                    return new Lkmm.Verdict(true, true, null, new int[] {i, j});
+                }
+            }
+        }
+        throw new IllegalStateException("a non-empty race relation without a pair");
     }
 }

@@ -12,10 +12,10 @@ final class RcuOrder {
     }
 
     static Rel rcuFence(Skeleton s, Rel rf, Rel hbStar, Rel pbStar, Rel prop) {
-        long syncRcu = s.fence("sync-rcu");
+        Bits syncRcu = s.fence("sync-rcu");
         Rel rcuRscs = rcuRscs(s);
         Rel srcuRscs = srcuRscs(s, rf);
-        if (syncRcu == 0 && s.syncSrcu == 0) {
+        if (syncRcu.isEmpty() && s.syncSrcu.isEmpty()) {
             return new Rel(s.n);
         }
         Rel rcuGp = Rel.identity(s.n, syncRcu);
@@ -47,8 +47,8 @@ final class RcuOrder {
     /** {@code rcu-rscs}: each rcu_read_lock() to its matching rcu_read_unlock(), by nesting per thread. */
     static Rel rcuRscs(Skeleton s) {
         Rel out = new Rel(s.n);
-        long locks = s.fence("rcu-lock");
-        long unlocks = s.fence("rcu-unlock");
+        Bits locks = s.fence("rcu-lock");
+        Bits unlocks = s.fence("rcu-unlock");
         int[] stack = new int[s.n];
         int depth = 0;
         int thread = Integer.MIN_VALUE;
@@ -57,9 +57,9 @@ final class RcuOrder {
                 thread = s.thread[i];
                 depth = 0;
             }
-            if ((locks >>> i & 1) != 0) {
+            if (locks.has(i)) {
                 stack[depth++] = i;
-            } else if ((unlocks >>> i & 1) != 0 && depth > 0) {
+            } else if (unlocks.has(i) && depth > 0) {
                 out.add(stack[--depth], i);
             }
         }
@@ -68,10 +68,10 @@ final class RcuOrder {
 
     /** {@code srcu-rscs = ([Srcu-lock] ; carry-srcu-data ; data ; [Srcu-unlock]) & loc}. */
     static Rel srcuRscs(Skeleton s, Rel rf) {
-        if (s.srcuLock == 0) {
+        if (s.srcuLock.isEmpty()) {
             return new Rel(s.n);
         }
-        Rel carry = s.data.to(s.all & ~s.srcuUnlock).seq(rf).star();
+        Rel carry = s.data.to(s.all.andNot(s.srcuUnlock)).seq(rf).star();
         return carry.from(s.srcuLock).seq(s.data).to(s.srcuUnlock).inter(s.loc);
     }
 }

@@ -7,74 +7,106 @@ import java.util.Arrays;
  * successors of event {@code i}); at most {@link #MAX} events. The operators are those of the cat language
  * that linux-kernel.cat and lock.cat use: {@code ;} ({@link #seq}), {@code |}, {@code &}, {@code \},
  * {@code ^-1}, {@code +}, {@code *}, {@code ?}, {@code [S]} and the checks {@code acyclic},
- * {@code irreflexive} and {@code empty}. Sets of events are {@code long} masks.
+ * {@code irreflexive} and {@code empty}. Sets of events are {@link Bits}.
+ *
+ * <p>Each row is {@code w = ceil(n / 64)} words, the rows one after the other in one array: row {@code i}
+ * is {@code bits[i * w .. i * w + w)}, event {@code j} bit {@code j % 64} of its word {@code j / 64}. No
+ * row has a bit at or past {@code n}. The kernel's litmus tests have fewer than 64 events, one word a row:
+ * {@link #seq}, {@link #plus} and {@link #restrict}, where the time goes, have a loop of their own for that
+ * case.
  */
 public final class Rel {
     /** The most events a relation holds. */
-    public static final int MAX = 64;
+    public static final int MAX = 256;
+    /** Every event of any relation (a row has no bit at or past its relation's {@code n}). */
+    private static final Bits EVERY = Bits.first(MAX);
 
     final int n;
-    final long[] rows;
+    /** Words per row. */
+    private final int w;
+    private final long[] bits;
 
     public Rel(int n) {
-        this.n = n;
-        this.rows = new long[n];
+        this(n, new long[n * Bits.words(n)]);
     }
 
-    private Rel(int n, long[] rows) {
+    private Rel(int n, long[] bits) {
         this.n = n;
-        this.rows = rows;
+        this.w = Bits.words(n);
+        this.bits = bits;
     }
 
-    public static Rel identity(int n, long set) {
+    public static Rel identity(int n, Bits set) {
         Rel r = new Rel(n);
-        for (int i = 0; i < n; i++) {
-            if ((set >>> i & 1) != 0) {
-                r.rows[i] = 1L << i;
-            }
+        for (int i = set.first(); i >= 0 && i < n; i = set.next(i + 1)) {
+            r.add(i, i);
         }
         return r;
     }
 
     /** {@code S * T}: every pair from a set to a set. */
-    public static Rel product(int n, long from, long to) {
+    public static Rel product(int n, Bits from, Bits to) {
         Rel r = new Rel(n);
-        for (int i = 0; i < n; i++) {
-            if ((from >>> i & 1) != 0) {
-                r.rows[i] = to;
+        for (int i = from.first(); i >= 0 && i < n; i = from.next(i + 1)) {
+            for (int k = 0; k < r.w; k++) {
+                r.bits[i * r.w + k] = to.word(k);
             }
+            r.bits[i * r.w + r.w - 1] &= Bits.lastWord(n);
         }
         return r;
     }
 
     public void add(int i, int j) {
-        rows[i] |= 1L << j;
+        bits[i * w + (j >>> 6)] |= 1L << (j & 63);
     }
 
     public boolean has(int i, int j) {
-        return (rows[i] >>> j & 1) != 0;
+        return (bits[i * w + (j >>> 6)] >>> (j & 63) & 1) != 0;
     }
 
-    public long row(int i) {
-        return rows[i];
+    /** The successors of {@code i}. */
+    public Bits row(int i) {
+        return Bits.wrap(Arrays.copyOfRange(bits, i * w, i * w + w));
+    }
+
+    /** Whether {@code i} has a successor in {@code s}. */
+    boolean rowIntersects(int i, Bits s) {
+        for (int k = 0; k < w; k++) {
+            if ((bits[i * w + k] & s.word(k)) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public Rel copy() {
-        return new Rel(n, rows.clone());
+        return new Rel(n, bits.clone());
     }
 
     /** {@code this ; o}. */
     public Rel seq(Rel o) {
-        long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            long r = rows[i];
-            long acc = 0;
-            while (r != 0) {
-                int j = Long.numberOfTrailingZeros(r);
-                r &= r - 1;
-                acc |= o.rows[j];
+        long[] out = new long[bits.length];
+        if (w == 1) {
+            for (int i = 0; i < n; i++) {
+                long x = bits[i];
+                long acc = 0;
+                while (x != 0) {
+                    acc |= o.bits[Long.numberOfTrailingZeros(x)];
+                    x &= x - 1;
+                }
+                out[i] = acc;
             }
-            out[i] = acc;
+            return new Rel(n, out);
+        }
+        for (int row = 0; row < bits.length; row += w) {
+            for (int k = 0; k < w; k++) {
+                long x = bits[row + k];
+                while (x != 0) {
+                    int j = (k << 6) + Long.numberOfTrailingZeros(x);
+                    x &= x - 1;
+                    orRow(out, row, o.bits, j * w);
+                }
+            }
         }
         return new Rel(n, out);
     }
@@ -89,9 +121,9 @@ public final class Rel {
     }
 
     public Rel union(Rel o) {
-        long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = rows[i] | o.rows[i];
+        long[] out = new long[bits.length];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = bits[c] | o.bits[c];
         }
         return new Rel(n, out);
     }
@@ -105,62 +137,92 @@ public final class Rel {
     }
 
     public Rel inter(Rel o) {
-        long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = rows[i] & o.rows[i];
+        long[] out = new long[bits.length];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = bits[c] & o.bits[c];
         }
         return new Rel(n, out);
     }
 
     public Rel minus(Rel o) {
-        long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = rows[i] & ~o.rows[i];
+        long[] out = new long[bits.length];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = bits[c] & ~o.bits[c];
         }
         return new Rel(n, out);
     }
 
     public Rel inverse() {
-        Rel r = new Rel(n);
+        long[] out = new long[bits.length];
         for (int i = 0; i < n; i++) {
-            long x = rows[i];
-            while (x != 0) {
-                int j = Long.numberOfTrailingZeros(x);
-                x &= x - 1;
-                r.rows[j] |= 1L << i;
+            int column = i >>> 6;
+            long bit = 1L << (i & 63);
+            for (int k = 0; k < w; k++) {
+                long x = bits[i * w + k];
+                while (x != 0) {
+                    int j = (k << 6) + Long.numberOfTrailingZeros(x);
+                    x &= x - 1;
+                    out[j * w + column] |= bit;
+                }
             }
         }
-        return r;
+        return new Rel(n, out);
     }
 
     /** {@code [from] ; this ; [to]}. */
-    public Rel restrict(long from, long to) {
-        long[] out = new long[n];
+    public Rel restrict(Bits from, Bits to) {
+        long[] out = new long[bits.length];
+        if (w == 1) {
+            long rows = from.word(0);
+            long keep = to.word(0);
+            for (int i = 0; i < n; i++) {
+                if ((rows >>> i & 1) != 0) {
+                    out[i] = bits[i] & keep;
+                }
+            }
+            return new Rel(n, out);
+        }
         for (int i = 0; i < n; i++) {
-            out[i] = (from >>> i & 1) != 0 ? rows[i] & to : 0;
+            if (from.has(i)) {
+                for (int k = 0; k < w; k++) {
+                    out[i * w + k] = bits[i * w + k] & to.word(k);
+                }
+            }
         }
         return new Rel(n, out);
     }
 
     /** {@code [s] ; this}. */
-    public Rel from(long s) {
-        return restrict(s, -1L);
+    public Rel from(Bits s) {
+        return restrict(s, EVERY);
     }
 
     /** {@code this ; [s]}. */
-    public Rel to(long s) {
-        return restrict(-1L, s);
+    public Rel to(Bits s) {
+        return restrict(EVERY, s);
     }
 
     /** {@code this+}: transitive closure (Warshall). */
     public Rel plus() {
-        long[] out = rows.clone();
+        long[] out = bits.clone();
+        if (w == 1) {
+            for (int k = 0; k < n; k++) {
+                long bit = 1L << k;
+                long rk = out[k];
+                for (int i = 0; i < n; i++) {
+                    if ((out[i] & bit) != 0) {
+                        out[i] |= rk;
+                    }
+                }
+            }
+            return new Rel(n, out);
+        }
         for (int k = 0; k < n; k++) {
-            long bit = 1L << k;
-            long rk = out[k];
-            for (int i = 0; i < n; i++) {
-                if ((out[i] & bit) != 0) {
-                    out[i] |= rk;
+            int column = k >>> 6;
+            long bit = 1L << (k & 63);
+            for (int row = 0; row < out.length; row += w) {
+                if ((out[row + column] & bit) != 0) {
+                    orRow(out, row, out, k * w);
                 }
             }
         }
@@ -174,33 +236,36 @@ public final class Rel {
 
     /** {@code this?}: reflexive closure over every event. */
     public Rel opt() {
-        long[] out = rows.clone();
-        for (int i = 0; i < n; i++) {
-            out[i] |= 1L << i;
+        long[] out = bits.clone();
+        for (int i = 0, row = 0; i < n; i++, row += w) {
+            out[row + (i >>> 6)] |= 1L << (i & 63);
         }
         return new Rel(n, out);
     }
 
-    public long domain() {
-        long d = 0;
+    public Bits domain() {
+        long[] out = new long[w];
         for (int i = 0; i < n; i++) {
-            if (rows[i] != 0) {
-                d |= 1L << i;
+            for (int k = 0; k < w; k++) {
+                if (bits[i * w + k] != 0) {
+                    out[i >>> 6] |= 1L << (i & 63);
+                    break;
+                }
             }
         }
-        return d;
+        return Bits.wrap(out);
     }
 
-    public long range() {
-        long r = 0;
-        for (long x : rows) {
-            r |= x;
+    public Bits range() {
+        long[] out = new long[w];
+        for (int row = 0; row < bits.length; row += w) {
+            orRow(out, 0, bits, row);
         }
-        return r;
+        return Bits.wrap(out);
     }
 
     public boolean isEmpty() {
-        for (long x : rows) {
+        for (long x : bits) {
             if (x != 0) {
                 return false;
             }
@@ -209,8 +274,8 @@ public final class Rel {
     }
 
     public boolean irreflexive() {
-        for (int i = 0; i < n; i++) {
-            if ((rows[i] >>> i & 1) != 0) {
+        for (int i = 0, row = 0; i < n; i++, row += w) {
+            if ((bits[row + (i >>> 6)] >>> (i & 63) & 1) != 0) {
                 return false;
             }
         }
@@ -226,13 +291,20 @@ public final class Rel {
         return minus(seq(this));
     }
 
+    /** {@code dst[d .. d + w) |= src[s .. s + w)}. */
+    private void orRow(long[] dst, int d, long[] src, int s) {
+        for (int k = 0; k < w; k++) {
+            dst[d + k] |= src[s + k];
+        }
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof Rel r && r.n == n && Arrays.equals(r.rows, rows);
+        return o instanceof Rel r && r.n == n && Arrays.equals(r.bits, bits);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(rows);
+        return Arrays.hashCode(bits);
     }
 }

@@ -21,28 +21,31 @@ final class Skeleton {
     final List<String> locations;
     final List<ThreadPath> paths;
 
-    long all;
-    long r;
-    long w;
-    long m;
-    long iw;
-    long once;
-    long acquire;
-    long release;
-    long noreturn;
-    long rmwSet;
-    long lkr;
-    long lkw;
-    long ul;
-    long lf;
-    long rl;
-    long ru;
-    long srcuLock;
-    long srcuUnlock;
-    long syncSrcu;
-    long marked;
-    long plain;
-    final Map<String, Long> fences = new HashMap<>();
+    final Bits all;
+    final Bits r;
+    final Bits w;
+    final Bits m;
+    final Bits iw;
+    final Bits once;
+    final Bits acquire;
+    final Bits release;
+    final Bits noreturn;
+    final Bits rmwSet;
+    final Bits lkr;
+    final Bits lkw;
+    final Bits ul;
+    final Bits lf;
+    final Bits rl;
+    final Bits ru;
+    final Bits srcuLock;
+    final Bits srcuUnlock;
+    final Bits syncSrcu;
+    final Bits marked;
+    final Bits plain;
+    /** The fence events by linux-kernel.bell barrier name. */
+    final Map<String, Bits> fences = new HashMap<>();
+    /** The events of each location, by its index in {@link #locations}. */
+    final Bits[] atLocation;
 
     final Rel po;
     final Rel loc;
@@ -82,35 +85,61 @@ final class Skeleton {
         thread = th.stream().mapToInt(Integer::intValue).toArray();
         locId = new int[n];
         po = new Rel(n);
-        loc = new Rel(n);
-        intra = new Rel(n);
-        ext = new Rel(n);
         addr = new Rel(n);
         data = new Rel(n);
         ctrl = new Rel(n);
         atomicRmw = new Rel(n);
         lkRmw = new Rel(n);
-        all = n == 64 ? -1L : (1L << n) - 1;
         for (int i = 0; i < n; i++) {
-            Event e = ev[i];
-            locId[i] = e.loc == null ? -1 : locations.indexOf(e.loc);
-            classify(i, e);
+            locId[i] = ev[i].loc == null ? -1 : locations.indexOf(ev[i].loc);
+            if (ev[i].kind == Event.Kind.F) {
+                fences.merge(ev[i].fence, Bits.of(i), Bits::or);
+            }
         }
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                if (thread[i] == thread[j] && thread[i] >= 0) {
-                    intra.add(i, j);
-                    if (j > i) {
-                        po.add(i, j);
-                    }
-                } else {
-                    ext.add(i, j);
-                }
-                if (locId[i] >= 0 && locId[i] == locId[j]) {
-                    loc.add(i, j);
+        atLocation = new Bits[locations.size()];
+        for (int l = 0; l < atLocation.length; l++) {
+            int at = l;
+            atLocation[l] = Bits.where(n, i -> locId[i] == at);
+        }
+        all = Bits.first(n);
+        r = ofKind(Event.Kind.R);
+        w = ofKind(Event.Kind.W);
+        m = r.or(w);
+        syncSrcu = ofKind(Event.Kind.SRCU_SYNC);
+        iw = flagged(Event.IW);
+        once = flagged(Event.ONCE);
+        acquire = flagged(Event.ACQUIRE | Event.LKR);
+        release = flagged(Event.RELEASE | Event.UL);
+        noreturn = flagged(Event.NORETURN);
+        rmwSet = flagged(Event.RMW);
+        lkr = flagged(Event.LKR);
+        lkw = flagged(Event.LKW);
+        ul = flagged(Event.UL);
+        lf = flagged(Event.LF | Event.RL);
+        rl = flagged(Event.RL);
+        ru = flagged(Event.RU);
+        srcuLock = flagged(Event.SRCU_LOCK);
+        srcuUnlock = flagged(Event.SRCU_UNLOCK);
+        // each thread's events are one block of indices: int is the blocks' squares, po their upper triangles
+        Rel sameThread = new Rel(n);
+        for (int t = 0; t < paths.size(); t++) {
+            int base = firsts.get(t);
+            int end = base + paths.get(t).events().size();
+            Bits block = Bits.range(base, end);
+            sameThread = sameThread.union(Rel.product(n, block, block));
+            for (int i = base; i < end; i++) {
+                for (int j = i + 1; j < end; j++) {
+                    po.add(i, j);
                 }
             }
         }
+        intra = sameThread;
+        ext = Rel.product(n, all, all).minus(intra);
+        Rel sameLocation = new Rel(n);
+        for (Bits at : atLocation) {
+            sameLocation = sameLocation.union(Rel.product(n, at, at));
+        }
+        loc = sameLocation;
         for (int t = 0; t < paths.size(); t++) {
             int base = firsts.get(t);
             List<Event> pe = paths.get(t).events();
@@ -126,9 +155,9 @@ final class Skeleton {
             }
         }
         poLoc = po.inter(loc);
-        marked = (all & ~m) | iw | once | release | acquire | atomicRmw.domain() | atomicRmw.range() | lkr | lkw | ul | lf | ru
-                | srcuLock | srcuUnlock;
-        plain = m & ~marked;
+        marked = Bits.union(all.andNot(m), iw, once, release, acquire, atomicRmw.domain(), atomicRmw.range(), lkr, lkw, ul, lf,
+                ru, srcuLock, srcuUnlock);
+        plain = m.andNot(marked);
     }
 
     private static void deps(Rel rel, long mask, int base, int to) {
@@ -139,31 +168,13 @@ final class Skeleton {
         }
     }
 
-    private void classify(int i, Event e) {
-        long b = 1L << i;
-        switch (e.kind) {
-            case R -> r |= b;
-            case W -> w |= b;
-            case F -> fences.merge(e.fence, b, (x, y) -> x | y);
-            default -> syncSrcu |= b;
-        }
-        if (e.kind == Event.Kind.R || e.kind == Event.Kind.W) {
-            m |= b;
-        }
-        iw |= e.has(Event.IW) ? b : 0;
-        once |= e.has(Event.ONCE) ? b : 0;
-        acquire |= e.has(Event.ACQUIRE) || e.has(Event.LKR) ? b : 0;
-        release |= e.has(Event.RELEASE) || e.has(Event.UL) ? b : 0;
-        noreturn |= e.has(Event.NORETURN) ? b : 0;
-        rmwSet |= e.has(Event.RMW) ? b : 0;
-        lkr |= e.has(Event.LKR) ? b : 0;
-        lkw |= e.has(Event.LKW) ? b : 0;
-        ul |= e.has(Event.UL) ? b : 0;
-        lf |= e.has(Event.LF) || e.has(Event.RL) ? b : 0;
-        rl |= e.has(Event.RL) ? b : 0;
-        ru |= e.has(Event.RU) ? b : 0;
-        srcuLock |= e.has(Event.SRCU_LOCK) ? b : 0;
-        srcuUnlock |= e.has(Event.SRCU_UNLOCK) ? b : 0;
+    private Bits ofKind(Event.Kind kind) {
+        return Bits.where(n, i -> ev[i].kind == kind);
+    }
+
+    /** The events with any of {@code flags}. */
+    private Bits flagged(int flags) {
+        return Bits.where(n, i -> (ev[i].flags & flags) != 0);
     }
 
     private StaticOrder staticOrder;
@@ -176,12 +187,12 @@ final class Skeleton {
         return staticOrder;
     }
 
-    long fence(String name) {
-        return fences.getOrDefault(name, 0L);
+    Bits fence(String name) {
+        return fences.getOrDefault(name, Bits.EMPTY);
     }
 
     /** linux-kernel.cat's {@code fencerel(S)}: {@code po ; [S] ; po}. */
-    Rel fencerel(long s) {
+    Rel fencerel(Bits s) {
         return po.to(s).seq(po);
     }
 }

@@ -11,7 +11,7 @@ record StaticOrder(Rel poOpt, Rel acqPo, Rel poRel, Rel rmb, Rel wmb, Rel mbWith
     static StaticOrder of(Skeleton s) {
         Rel po = s.po;
         Rel poOpt = po.opt();
-        long r4rmb = s.r & ~s.noreturn;
+        Bits r4rmb = s.r.andNot(s.noreturn);
         Rel rmbFence = s.fencerel(s.fence("rmb"));
         Rel mb = Rel.union(s.fencerel(s.fence("mb")).restrict(s.m, s.m),
                 s.fencerel(s.fence("before-atomic")).restrict(s.m, s.rmwSet).seq(poOpt).to(s.m),
@@ -20,6 +20,6 @@ record StaticOrder(Rel poOpt, Rel acqPo, Rel poRel, Rel rmb, Rel wmb, Rel mbWith
                 poOpt.restrict(s.m, s.srcuUnlock).seq(s.fencerel(s.fence("after-srcu-read-unlock"))).to(s.m));
         return new StaticOrder(poOpt, po.restrict(s.acquire, s.m), po.restrict(s.m, s.release),
                 rmbFence.restrict(r4rmb, r4rmb), s.fencerel(s.fence("wmb")).restrict(s.w, s.w), mb,
-                po.to(s.fence("sync-rcu") | s.syncSrcu).seq(poOpt), rmbFence);
+                po.to(s.fence("sync-rcu").or(s.syncSrcu)).seq(poOpt), rmbFence);
     }
 }

@@ -101,8 +101,9 @@ final class ThreadRunner {
             abandoned.addAll(events);
             return null;
         }
-        if (events.size() > Rel.MAX) {
-            throw LitmusException.at(file, code.line(), "thread P" + code.id() + " makes more than " + Rel.MAX + " events");
+        if (events.size() > Event.MAX_PER_THREAD) {
+            throw LitmusException.at(file, code.line(), "thread P" + code.id() + " makes more than " + Event.MAX_PER_THREAD
+                    + " events");
         }
         Map<String, Val> finals = new HashMap<>();
         regs.forEach((k, v) -> finals.put(k, v.v()));

@@ -62,10 +62,8 @@ final class Witness {
         StringBuilder b = new StringBuilder();
         int count = 0;
         for (int i = 0; i < s.n; i++) {
-            long row = r.row(i);
-            while (row != 0) {
-                int j = Long.numberOfTrailingZeros(row);
-                row &= row - 1;
+            Bits row = r.row(i);
+            for (int j = row.first(); j >= 0; j = row.next(j + 1)) {
                 b.append(count++ == 0 ? " " : ", ").append(names[i]).append(" -> ").append(names[j]);
             }
         }

@@ -48,6 +48,7 @@ public final class QSpinlockRealBugs {
         @Override
         @Kernel(function = "queued_spin_lock_slowpath", file = "kernel/locking/qspinlock.c", version = "v4.17 (bug: before 59fb586b4a07)")
         public int queuedFetchSetPendingAcquire(int pc, Memory m) {
+            m.order(Order.RMW_ACQUIRE);
             int val = m.reg(VAL);
             int nw = Q_LOCKED_VAL;
             if (val == Q_LOCKED_VAL) {
@@ -118,6 +119,8 @@ public final class QSpinlockRealBugs {
         @Kernel(function = "arch_atomic_fetch_or", file = "arch/x86/include/asm/atomic.h", version = "v6.12 (bug: before 7aa54be29765)",
                 line = 143)
         public int queuedFetchSetPendingAcquire(int pc, Memory m) {
+            /* arch_atomic_read, then arch_atomic_try_cmpxchg: a locked cmpxchg, fully ordered on x86 */
+            m.order(pc == SET_PENDING ? Order.ONCE : Order.RMW_FULL);
             if (pc == SET_PENDING) {
                 m.setReg(VAL, readVal(m));
                 return READ_AFTER_PENDING;
@@ -170,6 +173,33 @@ public final class QSpinlockRealBugs {
         public String cite(int pc) {
             return pc == SET_PENDING || pc == READ_AFTER_PENDING ? citeOf(PendingFetchOrLoop.class, "queuedFetchSetPendingAcquire")
                     : super.cite(pc);
+        }
+    }
+
+    /** v6.12's qspinlock publishing its MCS node as v4.15 did: {@code xchg_release} of the tail, no {@code smp_wmb()} (before 95bcade33a8a). */
+    public static final class XchgTailRelease extends QSpinlock {
+        @Override
+        public String name() {
+            return "qspinlock-v4.15-xchg-release";
+        }
+
+        /** {@code xchg_tail}: {@code xchg_release(&lock->tail, tail)}, with no barrier before it. */
+        @Override
+        @Kernel(function = "xchg_tail", file = "kernel/locking/qspinlock.c", version = "v4.15 (bug: before 95bcade33a8a)")
+        public int xchgTail(Memory m) {
+            m.order(Order.RMW_RELEASE);
+            return exchangeTail(m);
+        }
+
+        @Override
+        public String cite(int pc) {
+            return pc == XCHG_TAIL ? citeOf(XchgTailRelease.class, "xchgTail") : super.cite(pc);
+        }
+
+        /** Its MCS nodes are used exactly as v6.12's (only the ordering of xchg_tail differs). */
+        @Override
+        public boolean nodesPrivateToLock() {
+            return true;
         }
     }
 }

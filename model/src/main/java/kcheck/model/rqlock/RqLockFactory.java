@@ -74,6 +74,7 @@ public final class RqLockFactory implements ModelFactory {
             .variant(RqLockRealBugs.BUG_2679, RqLockRealBugs.Bug2679a83731d5::new)
             .variant(RqLockRealBugs.BUG_59FB, RqLockRealBugs.Bug59fb586b4a07::new)
             .variant(RqLockRealBugs.BUG_7AA5, RqLockRealBugs.Bug7aa54be29765::new)
+            .variant(RqLockRealBugs.BUG_95BC, RqLockRealBugs.Bug95bcade33a8a::new)
             .variant(VariantInfo.mutant("mutant-split-trylock", "after, over a ticket lock (whatever 'lock' says) whose "
                     + "spin_trylock reads the lock word and claims it in two steps (a test, then a set)"), RqLockMutants.SplitTrylock::new)
             .variant(VariantInfo.mutant("mutant-qspinlock-no-undo", "v6.12 over qspinlock whose pending path does not clear the "

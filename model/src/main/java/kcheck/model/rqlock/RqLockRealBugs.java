@@ -30,6 +30,12 @@ public final class RqLockRealBugs {
             "v4.20", "v6.12 over qspinlock (whatever 'lock' says) without x86's queued_fetch_set_pending_acquire (lock btsl, "
                     + "then a load): the generic atomic_fetch_or_acquire, which x86 implements as a try_cmpxchg loop with no bound: "
                     + "a locker can fail it for ever while the word keeps changing (starvation-free)");
+    static final VariantInfo BUG_95BC = VariantInfo.realBug("95bcade33a8a",
+            "locking/qspinlock: Ensure node is initialised before updating prev->next", "v4.16",
+            "v6.12 over qspinlock (whatever 'lock' says) with v4.15's publication of the MCS node: xchg_tail is xchg_release "
+                    + "and no smp_wmb() precedes it, prev->next = node a WRITE_ONCE; the release orders the node's initialisation "
+                    + "before the tail's write only, not before the link store that depends on the exchange's read. The same "
+                    + "program under sequential consistency (every property HOLDS); a bug for --param memory-model=lkmm");
     static final VariantInfo BUG_2679 = VariantInfo.realBug("2679a83731d5", "sched/core: Avoid obvious double update_rq_clock warning",
             "v5.19", "v5.18's _double_lock_balance and double_rq_lock, which return without double_rq_clock_clear_update: "
                     + "the caller's update_rq_clock() on this_rq or busiest warns WARN_DOUBLE_CLOCK (rq-clock-cleared)");
@@ -143,6 +149,22 @@ public final class RqLockRealBugs {
         @Override
         public RqSpinlock spinlock(String lockParameter) {
             return new QSpinlockRealBugs.PendingFetchOrLoop();
+        }
+    }
+
+    /**
+     * 95bcade33a8a: "the release semantics of the xchg_tail operation apply only to the write portion
+     * of the RmW", so the address dependency from its read to {@code WRITE_ONCE(prev->next, node)}
+     * does not order the node's initialisation before the link (the commit message; LKML
+     * 1518528177-19169-2-git-send-email-will.deacon@arm.com). The fix made the link a
+     * {@code smp_store_release}; "locking/qspinlock: Elide back-to-back RELEASE operations with
+     * smp_wmb()" (Will Deacon, 2018-04-26; its mainline id not confirmed) later gave v6.12's form,
+     * {@code smp_wmb()} before a relaxed {@code xchg_tail} and a {@code WRITE_ONCE} link. Undone: v4.15's {@code xchg_release} with no barrier before it.
+     */
+    public static final class Bug95bcade33a8a extends DoubleLockBalanceV612 {
+        @Override
+        public RqSpinlock spinlock(String lockParameter) {
+            return new QSpinlockRealBugs.XchgTailRelease();
         }
     }
 }

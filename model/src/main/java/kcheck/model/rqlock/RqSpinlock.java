@@ -113,6 +113,53 @@ public abstract class RqSpinlock {
         int reg(int field);
 
         void setReg(int field, int value);
+
+        /**
+         * The ordering the kernel code gives the step's one shared-memory access ({@link Order}). A step
+         * states it before its access; a sequentially consistent memory ignores it, the memory of
+         * {@code --param memory-model=lkmm} turns the access into LKMM events with it.
+         */
+        default void order(Order order) {
+        }
+
+        /**
+         * A barrier the kernel code executes before the step's access: linux-kernel.bell's fence name
+         * ({@code wmb} for {@code smp_wmb()}, {@code rmb}, {@code mb}). Ignored under sequential consistency.
+         */
+        default void barrier(String fence) {
+        }
+
+        /**
+         * The step's access covers the whole lock word although it uses only some fields (x86's
+         * {@code lock btsl} on {@code lock->val}). Without it an access covers the fields the step
+         * loads and stores, as a byte or half-word access does. Ignored under sequential consistency.
+         */
+        default void wholeWord() {
+        }
+    }
+
+    /**
+     * How the kernel orders one access (tools/memory-model/Documentation/ordering.txt). An RMW's
+     * ordering applies when it writes; a conditional RMW that fails (a failed {@code cmpxchg}) is a
+     * read that orders nothing.
+     */
+    public enum Order {
+        /** An unmarked C access ({@code node->locked = 0}). */
+        PLAIN,
+        /** {@code READ_ONCE}, {@code WRITE_ONCE}, {@code atomic_read}, {@code smp_cond_load_relaxed}. */
+        ONCE,
+        /** {@code smp_load_acquire}, {@code smp_cond_load_acquire}, {@code atomic_cond_read_acquire}. */
+        ACQUIRE,
+        /** {@code smp_store_release}. */
+        RELEASE,
+        /** {@code xchg_relaxed}, {@code atomic_try_cmpxchg_relaxed}. */
+        RMW_RELAXED,
+        /** {@code atomic_try_cmpxchg_acquire}: acquire on success. */
+        RMW_ACQUIRE,
+        /** {@code xchg_release}. */
+        RMW_RELEASE,
+        /** A fully ordered RMW ({@code xchg}, {@code atomic_try_cmpxchg}, x86's {@code lock}-prefixed instructions). */
+        RMW_FULL
     }
 
     /** A name for listings and output, e.g. {@code ticket}. */

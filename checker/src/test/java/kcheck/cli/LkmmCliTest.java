@@ -1,0 +1,72 @@
+package kcheck.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code kcheck check rq-lock --param memory-model=lkmm}: verdicts, a variant file weakening one access, and one line for bad input. */
+class LkmmCliTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void v612QspinlockHoldsUnderLkmmAtTwoCpus() {
+        Cli c = Cli.run("check", "rq-lock", "--variant", "v6.12", "--param", "lock=qspinlock", "--param", "memory-model=lkmm", "--cpus", "2");
+        assertThat(c.exit).as(c.err).isEqualTo(0);
+        assertThat(c.out).contains("under the Linux-kernel memory model").containsPattern("mutual-exclusion +HOLDS")
+                .containsPattern("deadlock-free +HOLDS");
+    }
+
+    @Test
+    void aVariantFileThatWeakensTheUnlockToWriteOnceIsViolatedWithTheExecution() throws Exception {
+        Path f = dir.resolve("UnlockOnce.java");
+        Files.writeString(f, """
+                import kcheck.model.rqlock.DoubleLockBalanceV612;
+                import kcheck.model.rqlock.QSpinlock;
+                import kcheck.model.rqlock.RqSpinlock;
+
+                public class UnlockOnce extends DoubleLockBalanceV612 {
+                    @Override
+                    public RqSpinlock spinlock(String lockParameter) {
+                        return new QSpinlock() {
+                            @Override
+                            public int queuedSpinUnlock(Memory m) {
+                                m.order(Order.ONCE);
+                                m.setWord(LOCKED, 0);
+                                return DONE;
+                            }
+                        };
+                    }
+                }
+                """);
+        Cli c = Cli.run("check", "rq-lock", "--variant-file", f.toString(), "--param", "memory-model=lkmm", "--cpus", "2", "--json");
+        assertThat(c.exit).as(c.err).isEqualTo(1);
+        assertThat(c.out).contains("\"memoryModel\" : \"lkmm\"").contains("\"verdict\" : \"VIOLATED\"").contains("cpu1#");
+    }
+
+    @Test
+    void badLkmmRequestsAreOneLineAndExitTwo() {
+        String[][] bad = {
+            {"check", "rq-lock", "--param", "memory-model=tso"},
+            {"check", "rq-lock", "--variant", "v6.12", "--param", "lock=ticket", "--param", "memory-model=lkmm"},
+            {"check", "cpudl", "--param", "memory-model=lkmm"},
+            {"check", "rq-lock", "--variant", "v6.12", "--param", "lock=qspinlock", "--param", "memory-model=lkmm", "--property", "fifo-entry"},
+            {"check", "rq-lock", "--variant", "v6.12", "--param", "lock=qspinlock", "--param", "memory-model=lkmm", "--trace-out",
+                "t.json"}};
+        for (String[] args : bad) {
+            Cli c = Cli.run(args);
+            assertThat(c.exit).as(String.join(" ", args) + ": " + c.err).isEqualTo(2);
+            assertThat(c.err.strip().lines().count()).as(c.err).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void memoryModelScIsWhatEveryModelIs() {
+        Cli c = Cli.run("check", "rq-lock", "--variant", "after", "--cpus", "2", "--param", "memory-model=sc", "--property", "mutual-exclusion");
+        assertThat(c.exit).as(c.err).isEqualTo(0);
+    }
+}
