@@ -114,8 +114,6 @@ public final class GraphSearch {
     public static final String RACE = "data-race-free";
 
     private final List<String> locations;
-    /** Per location, its parts (none: one LKMM location). */
-    private final List<List<Part>> parts;
     private final Map<String, Long> init;
     private final List<Program> threads;
     private final String outcomeProperty;
@@ -129,8 +127,9 @@ public final class GraphSearch {
     private long graphs;
     private long executions;
     private String incomplete;
-    /** Per LKMM event of the execution last built: the thread event it comes from ({@code t1#5}). */
-    private String[] lastOrigin;
+    private final GraphSpace space;
+    private final GraphExecution lkmm;
+    private final GraphWitness witness;
 
     /**
      * {@code wanted}: the properties to check ({@code outcomeProperty} for the client's outcome, {@link #HANG},
@@ -158,8 +157,10 @@ public final class GraphSearch {
         for (String l : this.locations) {
             ps.add(List.copyOf(parts.getOrDefault(l, List.of())));
         }
-        this.parts = ps;
         this.init = Map.copyOf(init);
+        this.space = new GraphSpace(this.locations, ps, this.init);
+        this.lkmm = new GraphExecution(space);
+        this.witness = new GraphWitness(space);
         this.threads = List.copyOf(threads);
         this.outcomeProperty = outcomeProperty;
         this.outcome = outcome;
@@ -169,51 +170,12 @@ public final class GraphSearch {
     }
 
     public Result search() {
-        Graph g = new Graph(threads.size(), locations.size());
+        SearchGraph g = new SearchGraph(threads.size(), locations.size());
         for (int t = 0; t < threads.size(); t++) {
             g.runs[t] = threads.get(t).run(new long[0]);
         }
         explore(g);
         return new Result(Map.copyOf(found), graphs, executions, incomplete == null, incomplete);
-    }
-
-    /** A graph: per thread its inputs, latest run and events added; rf of each read; co per location. */
-    private static final class Graph {
-        final long[][] inputs;
-        final Run[] runs;
-        final int[] added;
-        /** rf source of thread t's event k (an event code), or MISSING. */
-        final int[][] rf;
-        final int[][] co;
-
-        Graph(int threads, int locs) {
-            inputs = new long[threads][0];
-            runs = new Run[threads];
-            added = new int[threads];
-            rf = new int[threads][0];
-            co = new int[locs][];
-            for (int l = 0; l < locs; l++) {
-                co[l] = new int[] {initCode(l)};
-            }
-        }
-
-        Graph(Graph o) {
-            inputs = o.inputs.clone();
-            runs = o.runs.clone();
-            added = o.added.clone();
-            rf = o.rf.clone();
-            co = o.co.clone();
-        }
-    }
-
-    private static final int MISSING = Integer.MIN_VALUE;
-
-    private static int initCode(int loc) {
-        return -(loc + 1);
-    }
-
-    private static int code(int thread, int k) {
-        return thread << 8 | k;
     }
 
     private boolean stop() {
@@ -234,7 +196,7 @@ public final class GraphSearch {
         return false;
     }
 
-    private void explore(Graph g) {
+    private void explore(SearchGraph g) {
         if (stop()) {
             return;
         }
@@ -248,7 +210,7 @@ public final class GraphSearch {
             }
             if (run.next() == Next.CHOICE) {
                 for (int o = 0; o < run.options(); o++) {
-                    Graph c = new Graph(g);
+                    SearchGraph c = new SearchGraph(g);
                     c.inputs[t] = append(g.inputs[t], o);
                     c.runs[t] = threads.get(t).run(c.inputs[t]);
                     visit(c);
@@ -258,24 +220,24 @@ public final class GraphSearch {
         }
         boolean moved = false;
         List<Integer> spinning = new ArrayList<>();
-        Graph spun = new Graph(g);
+        SearchGraph spun = new SearchGraph(g);
         for (int t = 0; t < threads.size(); t++) {
             Run run = g.runs[t];
             if (run.next() != Next.READ) {
                 continue;
             }
-            int l = locId(run.loc());
+            int l = space.locId(run.loc());
             int[] order = g.co[l];
             Map<Long, Run> byValue = new HashMap<>();
             for (int i = 0; i < order.length; i++) {
                 int src = order[i];
-                long v = value(g, src);
+                long v = space.value(g, src);
                 final int th = t;
                 Run next = byValue.computeIfAbsent(v, x -> threads.get(th).run(append(g.inputs[th], x)));
-                Graph c = new Graph(g);
+                SearchGraph c = new SearchGraph(g);
                 c.inputs[t] = append(g.inputs[t], v);
                 c.runs[t] = next;
-                Graph r = withRead(c, t, src, next, g.added[t]);
+                SearchGraph r = withRead(c, t, src, next, g.added[t]);
                 if (next.next() == Next.BLOCKED) {
                     /* the last write does not let the loop exit: the thread may spin on it for ever */
                     if (i == order.length - 1 && r != null && consistent(r) != null) {
@@ -313,7 +275,7 @@ public final class GraphSearch {
      * Every thread has finished or spins on a location whose last write does not let it out: no thread
      * will write again, so the spinners spin for ever. {@code g} has each spinner's read of that last write.
      */
-    private void hang(Graph g, List<Integer> spinning) {
+    private void hang(SearchGraph g, List<Integer> spinning) {
         Lkmm.Verdict v = consistent(g);
         if (v == null) {
             return;
@@ -328,20 +290,20 @@ public final class GraphSearch {
                 why.append(why.length() == 0 ? "" : "; ").append("thread ").append(t).append(" spins for ever on ").append(last.loc())
                         .append(": the last write in coherence order (").append(last.value()).append(") does not let it exit");
             }
-            found.put(HANG, new Violation(HANG, why + ", and no other thread will write", witness(g, spinning)));
+            found.put(HANG, new Violation(HANG, why + ", and no other thread will write", witness.render(g, spinning)));
         }
     }
 
-    private void race(Graph g, Lkmm.Verdict v) {
+    private void race(SearchGraph g, Lkmm.Verdict v) {
         if (v.dataRace() && wanted.contains(RACE) && !found.containsKey(RACE)) {
-            String pair = v.race() == null ? "" : ": " + lastOrigin[v.race()[0]] + " and " + lastOrigin[v.race()[1]];
+            String pair = v.race() == null ? "" : ": " + lkmm.origin[v.race()[0]] + " and " + lkmm.origin[v.race()[1]];
             found.put(RACE, new Violation(RACE, "a plain access races with another access of its location (LKMM's data-race flag: "
-                    + "undefined behaviour)" + pair, witness(g, List.of())));
+                    + "undefined behaviour)" + pair, witness.render(g, List.of())));
         }
     }
 
     /** Every thread has finished: the client's outcome. */
-    private void finished(Graph g) {
+    private void finished(SearchGraph g) {
         Lkmm.Verdict v = consistent(g);
         if (v == null) {
             return;
@@ -351,29 +313,29 @@ public final class GraphSearch {
         if (outcome != null && wanted.contains(outcomeProperty) && !found.containsKey(outcomeProperty)) {
             Map<String, Long> fin = new HashMap<>();
             for (int l = 0; l < locations.size(); l++) {
-                fin.put(locations.get(l), value(g, g.co[l][g.co[l].length - 1]));
+                fin.put(locations.get(l), space.value(g, g.co[l][g.co[l].length - 1]));
             }
             String m = outcome.violation(fin, List.of(g.runs));
             if (m != null) {
-                found.put(outcomeProperty, new Violation(outcomeProperty, m, witness(g, List.of())));
+                found.put(outcomeProperty, new Violation(outcomeProperty, m, witness.render(g, List.of())));
             }
         }
     }
 
     /** Adds thread t's next write or fence (it has one), every place in co for a write. */
-    private void addEvent(Graph g, int t, Access a) {
+    private void addEvent(SearchGraph g, int t, Access a) {
         int k = g.added[t];
         if (a.kind() == Kind.FENCE) {
-            Graph c = new Graph(g);
+            SearchGraph c = new SearchGraph(g);
             c.added[t] = k + 1;
-            c.rf[t] = append(g.rf[t], MISSING);
+            c.rf[t] = append(g.rf[t], SearchGraph.MISSING);
             visit(c);
             return;
         }
         if (a.kind() == Kind.READ) {
             throw new IllegalStateException("thread " + t + " event " + k + ": a read the search did not give a value");
         }
-        int l = locId(a.loc());
+        int l = space.locId(a.loc());
         int[] order = g.co[l];
         int from = 1;
         int to = order.length;
@@ -387,12 +349,12 @@ public final class GraphSearch {
             if (p < order.length && rmwReadsFrom(g, order[p], order[p - 1])) {
                 continue; /* between an RMW's read and its write */
             }
-            Graph c = new Graph(g);
+            SearchGraph c = new SearchGraph(g);
             c.added[t] = k + 1;
-            c.rf[t] = append(g.rf[t], MISSING);
+            c.rf[t] = append(g.rf[t], SearchGraph.MISSING);
             int[] o = new int[order.length + 1];
             System.arraycopy(order, 0, o, 0, p);
-            o[p] = code(t, k);
+            o[p] = SearchGraph.code(t, k);
             System.arraycopy(order, p, o, p + 1, order.length - p);
             c.co[l] = o;
             if (consistent(c) != null) {
@@ -405,11 +367,11 @@ public final class GraphSearch {
     }
 
     /** Whether event {@code w} is an RMW's write whose read read {@code src}. */
-    private boolean rmwReadsFrom(Graph g, int w, int src) {
+    private boolean rmwReadsFrom(SearchGraph g, int w, int src) {
         if (w < 0) {
             return false;
         }
-        Access a = g.runs[w >> 8].events().get(w & 255);
+        Access a = g.access(w);
         return a.rmwPartner() >= 0 && g.rf[w >> 8][a.rmwPartner()] == src;
     }
 
@@ -417,7 +379,7 @@ public final class GraphSearch {
      * {@code c} with thread t's read reading from {@code src}: the first read of {@code run} from event k on,
      * after the fences its instruction puts before it (a fully ordered RMW's {@code F[mb]}); null if there is none.
      */
-    private Graph withRead(Graph c, int t, int src, Run run, int k) {
+    private SearchGraph withRead(SearchGraph c, int t, int src, Run run, int k) {
         int j = k;
         while (j < run.events().size() && run.events().get(j).kind() == Kind.FENCE) {
             j++;
@@ -426,14 +388,14 @@ public final class GraphSearch {
             return null;
         }
         int[] rf = Arrays.copyOf(c.rf[t], j + 1);
-        Arrays.fill(rf, k, j, MISSING);
+        Arrays.fill(rf, k, j, SearchGraph.MISSING);
         rf[j] = src;
         c.rf[t] = rf;
         c.added[t] = j + 1;
         return c;
     }
 
-    private void visit(Graph c) {
+    private void visit(SearchGraph c) {
         if (!seen.add(key(c))) {
             return;
         }
@@ -441,7 +403,7 @@ public final class GraphSearch {
         explore(c);
     }
 
-    private String key(Graph g) {
+    private String key(SearchGraph g) {
         StringBuilder b = new StringBuilder();
         for (int t = 0; t < threads.size(); t++) {
             b.append(g.added[t]).append(Arrays.toString(g.inputs[t])).append(Arrays.toString(g.rf[t])).append('|');
@@ -452,309 +414,18 @@ public final class GraphSearch {
         return b.toString();
     }
 
-    private long value(Graph g, int src) {
-        if (src < 0) {
-            return init.getOrDefault(locations.get(-src - 1), 0L);
-        }
-        return g.runs[src >> 8].events().get(src & 255).value();
-    }
-
-    private int locId(String loc) {
-        int l = locations.indexOf(loc);
-        if (l < 0) {
-            throw new IllegalStateException("location " + loc + " was not declared to the search");
-        }
-        return l;
-    }
-
     /** The LKMM verdict of the graph if it is consistent, else null (and null, noted, past {@link Rel#MAX} events). */
-    private Lkmm.Verdict consistent(Graph g) {
-        Execution x = execution(g);
+    private Lkmm.Verdict consistent(SearchGraph g) {
+        Execution x = lkmm.build(g);
         if (x == null) {
-            return null;
-        }
-        Lkmm.Verdict v = Lkmm.check(x);
-        return v.consistent() ? v : null;
-    }
-
-    private Execution execution(Graph g) {
-        /* LKMM locations: each location, or each of its parts */
-        List<String> lkmmLocs = new ArrayList<>();
-        int[] firstLoc = new int[locations.size()];
-        for (int l = 0; l < locations.size(); l++) {
-            firstLoc[l] = lkmmLocs.size();
-            if (parts.get(l).isEmpty()) {
-                lkmmLocs.add(locations.get(l));
-            } else {
-                for (Part p : parts.get(l)) {
-                    lkmmLocs.add(locations.get(l) + "." + p.name());
-                }
-            }
-        }
-        int n = lkmmLocs.size();
-        /* each thread's events expanded, and where event k went: its first index and count */
-        List<ThreadPath> paths = new ArrayList<>();
-        int[][] at = new int[threads.size()][];
-        int[][] count = new int[threads.size()][];
-        int[] base = new int[threads.size()];
-        for (int t = 0; t < threads.size(); t++) {
-            List<Access> as = g.runs[t].events();
-            at[t] = new int[g.added[t]];
-            count[t] = new int[g.added[t]];
-            int local = 0;
-            for (int k = 0; k < g.added[t]; k++) {
-                at[t][k] = local;
-                count[t][k] = width(as.get(k));
-                local += count[t][k];
-            }
-            base[t] = n;
-            n += local;
-            if (local > 64) {
-                n = Integer.MAX_VALUE; /* dependencies are masks over a thread's events */
-            }
-        }
-        if (n > Rel.MAX) {
             if (incomplete == null) {
                 incomplete = "an execution needs more than " + Rel.MAX + " events (initial writes included), or a thread more than "
                         + "64: those were not explored";
             }
             return null;
         }
-        for (int t = 0; t < threads.size(); t++) {
-            List<Access> as = g.runs[t].events();
-            List<Event> es = new ArrayList<>();
-            for (int k = 0; k < g.added[t]; k++) {
-                Access a = as.get(k);
-                long ctrl = remap(a.ctrl(), at[t], count[t]);
-                long data = remap(a.data(), at[t], count[t]);
-                if (a.kind() == Kind.FENCE) {
-                    es.add(new Event(Event.Kind.F, a.flags(), a.fence(), null, null, 0, data, ctrl, 0));
-                    continue;
-                }
-                Event.Kind kind = a.kind() == Kind.READ ? Event.Kind.R : Event.Kind.W;
-                int l = locId(a.loc());
-                if (parts.get(l).isEmpty()) {
-                    es.add(new Event(kind, a.flags(), null, a.loc(), Val.of(a.value()), 0, data, ctrl, 0));
-                    continue;
-                }
-                List<Part> ps = parts.get(l);
-                for (int i = 0; i < ps.size(); i++) {
-                    if ((a.parts() >>> i & 1) != 0) {
-                        es.add(new Event(kind, a.flags(), null, lkmmLocs.get(firstLoc[l] + i), Val.of(ps.get(i).of(a.value())), 0, data,
-                                ctrl, 0));
-                    }
-                }
-            }
-            /* RMW pairs: per part both halves cover */
-            for (int k = 0; k < g.added[t]; k++) {
-                Access a = as.get(k);
-                int q = a.rmwPartner();
-                if (q < 0 || q >= g.added[t] || a.kind() != Kind.READ) {
-                    continue;
-                }
-                for (int i = 0; i < count[t][k]; i++) {
-                    Event r = es.get(at[t][k] + i);
-                    for (int j = 0; j < count[t][q]; j++) {
-                        Event w = es.get(at[t][q] + j);
-                        if (w.loc.equals(r.loc)) {
-                            r.rmwPartner = at[t][q] + j;
-                            w.rmwPartner = at[t][k] + i;
-                        }
-                    }
-                }
-            }
-            paths.add(new ThreadPath(t, es, Map.of()));
-        }
-        lastOrigin = new String[n];
-        for (int i = 0; i < lkmmLocs.size(); i++) {
-            lastOrigin[i] = "the initial value of " + lkmmLocs.get(i);
-        }
-        for (int t = 0; t < threads.size(); t++) {
-            for (int k = 0; k < g.added[t]; k++) {
-                for (int i = 0; i < count[t][k]; i++) {
-                    lastOrigin[base[t] + at[t][k] + i] = "t" + t + "#" + k;
-                }
-            }
-        }
-        Skeleton s = new Skeleton(lkmmLocs, lkmmInit(lkmmLocs), paths, "graph");
-        Rel rf = new Rel(s.n);
-        Rel co = new Rel(s.n);
-        for (int t = 0; t < threads.size(); t++) {
-            List<Access> as = g.runs[t].events();
-            for (int k = 0; k < g.added[t]; k++) {
-                int src = g.rf[t][k];
-                if (src == MISSING) {
-                    continue;
-                }
-                int l = locId(as.get(k).loc());
-                if (parts.get(l).isEmpty()) {
-                    rf.add(global(src, base, at, firstLoc[l], 0), base[t] + at[t][k]);
-                    continue;
-                }
-                /* each part read from the last write of that part at or before the whole write read */
-                int e = base[t] + at[t][k];
-                for (int i = 0; i < parts.get(l).size(); i++) {
-                    if ((as.get(k).parts() >>> i & 1) != 0) {
-                        int origin = origin(g, l, src, i);
-                        rf.add(global(origin, base, at, firstLoc[l] + i, partIndex(g, origin, i)), e++);
-                    }
-                }
-            }
-        }
-        for (int l = 0; l < locations.size(); l++) {
-            int nparts = Math.max(1, parts.get(l).size());
-            for (int i = 0; i < nparts; i++) {
-                List<Integer> order = new ArrayList<>();
-                for (int c : g.co[l]) {
-                    if (c < 0 || parts.get(l).isEmpty() || (access(g, c).parts() >>> i & 1) != 0) {
-                        order.add(global(c, base, at, firstLoc[l] + i, parts.get(l).isEmpty() ? 0 : partIndex(g, c, i)));
-                    }
-                }
-                for (int a = 0; a < order.size(); a++) {
-                    for (int b = a + 1; b < order.size(); b++) {
-                        co.add(order.get(a), order.get(b));
-                    }
-                }
-            }
-        }
-        return new Execution(s, rf, co);
-    }
-
-    /** LKMM events of an access: one per covered part of a location with parts, else one. */
-    private int width(Access a) {
-        if (a.kind() == Kind.FENCE || parts.get(locId(a.loc())).isEmpty()) {
-            return 1;
-        }
-        return Long.bitCount(a.parts() & ((1L << parts.get(locId(a.loc())).size()) - 1));
-    }
-
-    private Access access(Graph g, int code) {
-        return g.runs[code >> 8].events().get(code & 255);
-    }
-
-    /** The last write of part i of location l at or before {@code src} in co (the initial write if none). */
-    private int origin(Graph g, int l, int src, int i) {
-        int[] order = g.co[l];
-        for (int j = indexOf(order, src); j > 0; j--) {
-            if ((access(g, order[j]).parts() >>> i & 1) != 0) {
-                return order[j];
-            }
-        }
-        return order[0];
-    }
-
-    /** Among the LKMM events of write {@code code}, the index of part i's. */
-    private int partIndex(Graph g, int code, int i) {
-        if (code < 0) {
-            return 0;
-        }
-        long mask = access(g, code).parts() & ((1L << i) - 1);
-        return Long.bitCount(mask);
-    }
-
-    private static long remap(long mask, int[] at, int[] count) {
-        long out = 0;
-        while (mask != 0) {
-            int k = Long.numberOfTrailingZeros(mask);
-            mask &= mask - 1;
-            if (k < at.length) {
-                out |= ((1L << count[k]) - 1) << at[k];
-            }
-        }
-        return out;
-    }
-
-    private Map<String, Val> lkmmInit(List<String> lkmmLocs) {
-        Map<String, Val> m = new HashMap<>();
-        for (int l = 0; l < locations.size(); l++) {
-            long v = init.getOrDefault(locations.get(l), 0L);
-            if (parts.get(l).isEmpty()) {
-                m.put(locations.get(l), Val.of(v));
-            } else {
-                for (Part p : parts.get(l)) {
-                    m.put(locations.get(l) + "." + p.name(), Val.of(p.of(v)));
-                }
-            }
-        }
-        return m;
-    }
-
-    /** The global index of event {@code code}'s LKMM event {@code sub}; an initial write's is its LKMM location's. */
-    private static int global(int code, int[] base, int[][] at, int lkmmLoc, int sub) {
-        return code < 0 ? lkmmLoc : base[code >> 8] + at[code >> 8][code & 255] + sub;
-    }
-
-    /** Per thread its events with rf sources, then each location's coherence order; stuck threads marked. */
-    private String witness(Graph g, List<Integer> stuck) {
-        StringBuilder b = new StringBuilder();
-        for (int t = 0; t < threads.size(); t++) {
-            b.append("thread ").append(t).append(stuck.contains(t) ? " (spins for ever at its last read, which reads the last write)" : "").append('\n');
-            List<Access> as = g.runs[t].events();
-            for (int k = 0; k < g.added[t]; k++) {
-                Access a = as.get(k);
-                if (a.kind() != Kind.FENCE && !parts.get(locId(a.loc())).isEmpty() && a.parts() == 0) {
-                    continue; /* covers no part: not an event (it only composes a partial store's whole value) */
-                }
-                b.append(String.format("  %2d  %-40s %s%n", k, describe(a, g.rf[t][k]), a.label()));
-            }
-        }
-        b.append("coherence order (co), locations written more than once:\n");
-        for (int l = 0; l < locations.size(); l++) {
-            if (g.co[l].length > 2) {
-                b.append("  ").append(locations.get(l)).append(':');
-                for (int c : g.co[l]) {
-                    b.append(' ').append(name(c)).append('=').append(value(g, c));
-                }
-                b.append('\n');
-            }
-        }
-        return b.toString();
-    }
-
-    private String describe(Access a, int src) {
-        String ann = annotations(a.flags());
-        return switch (a.kind()) {
-            case FENCE -> "F[" + a.fence() + "]";
-            case WRITE -> "W" + ann + " " + values(a);
-            case READ -> "R" + ann + " " + values(a) + " <- " + name(src);
-        };
-    }
-
-    /** {@code x = 1}, or for a location with parts each covered part: {@code lock.locked=0 lock.tail=2}. */
-    private String values(Access a) {
-        List<Part> ps = parts.get(locId(a.loc()));
-        if (ps.isEmpty()) {
-            return a.loc() + " = " + a.value();
-        }
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < ps.size(); i++) {
-            if ((a.parts() >>> i & 1) != 0) {
-                b.append(b.length() == 0 ? "" : " ").append(a.loc()).append('.').append(ps.get(i).name()).append('=')
-                        .append(ps.get(i).of(a.value()));
-            }
-        }
-        return b.toString();
-    }
-
-    private static String annotations(int flags) {
-        List<String> out = new ArrayList<>();
-        if ((flags & ACQUIRE) != 0) {
-            out.add("acquire");
-        }
-        if ((flags & RELEASE) != 0) {
-            out.add("release");
-        }
-        if ((flags & ONCE) != 0) {
-            out.add("once");
-        }
-        if ((flags & RMW) != 0) {
-            out.add("rmw");
-        }
-        return out.isEmpty() ? "[plain]" : "[" + String.join(",", out) + "]";
-    }
-
-    private String name(int code) {
-        return code < 0 ? "init" : "t" + (code >> 8) + "#" + (code & 255);
+        Lkmm.Verdict v = Lkmm.check(x);
+        return v.consistent() ? v : null;
     }
 
     private static long[] append(long[] a, long v) {

@@ -30,12 +30,16 @@ public final class RqLockRealBugs {
             "v4.20", "v6.12 over qspinlock (whatever 'lock' says) without x86's queued_fetch_set_pending_acquire (lock btsl, "
                     + "then a load): the generic atomic_fetch_or_acquire, which x86 implements as a try_cmpxchg loop with no bound: "
                     + "a locker can fail it for ever while the word keeps changing (starvation-free)");
-    static final VariantInfo BUG_95BC = VariantInfo.realBug("95bcade33a8a",
-            "locking/qspinlock: Ensure node is initialised before updating prev->next", "v4.16",
-            "v6.12 over qspinlock (whatever 'lock' says) with v4.15's publication of the MCS node: xchg_tail is xchg_release "
-                    + "and no smp_wmb() precedes it, prev->next = node a WRITE_ONCE; the release orders the node's initialisation "
-                    + "before the tail's write only, not before the link store that depends on the exchange's read. The same "
-                    + "program under sequential consistency (every property HOLDS); a bug for --param memory-model=lkmm");
+    /**
+     * A real bug of the memory ordering only: under sequential consistency it is v6.12's program, so it is no
+     * SC bug column (the power table and the baseline gate SC verdicts); LkmmCheckTest gates it under lkmm.
+     */
+    static final VariantInfo BUG_95BC = VariantInfo.of("bug-95bcade33a8a",
+            "real bug under --param memory-model=lkmm only: 95bcade33a8a \"locking/qspinlock: Ensure node is initialised before "
+                    + "updating prev->next\" (v4.16). v6.12 over qspinlock (whatever 'lock' says) with v4.15's publication of the MCS "
+                    + "node: xchg_tail is xchg_release and no smp_wmb() precedes it, prev->next = node a WRITE_ONCE; the release "
+                    + "orders the node's initialisation before the tail's write only, not before the link store. The same program "
+                    + "under sequential consistency (every property HOLDS); under lkmm deadlock-free is VIOLATED at 4 CPUs");
     static final VariantInfo BUG_2679 = VariantInfo.realBug("2679a83731d5", "sched/core: Avoid obvious double update_rq_clock warning",
             "v5.19", "v5.18's _double_lock_balance and double_rq_lock, which return without double_rq_clock_clear_update: "
                     + "the caller's update_rq_clock() on this_rq or busiest warns WARN_DOUBLE_CLOCK (rq-clock-cleared)");
