@@ -32,7 +32,7 @@ final class LkmmRun {
 
     /** The search's thread names as the CPUs they are: {@code thread 2} is {@code cpu2}, {@code t2#5} is {@code cpu2#5}. */
     static String cpus(String text) {
-        return text.replace("thread ", "cpu").replaceAll("\\bt(\\d+)#", "cpu$1#");
+        return text.replaceAll("\\bthread (\\d+)", "cpu$1").replaceAll("\\bt(\\d+)#", "cpu$1#");
     }
 
     /**

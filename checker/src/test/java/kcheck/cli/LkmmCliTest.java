@@ -49,6 +49,15 @@ class LkmmCliTest {
     }
 
     @Test
+    void aHangNamesTheSpinningCpus() {
+        Cli c = Cli.run("check", "rq-lock", "--variant", "bug-95bcade33a8a", "--param", "memory-model=lkmm", "--cpus", "4", "--property",
+                "deadlock-free");
+        assertThat(c.exit).as(c.err).isEqualTo(1);
+        assertThat(c.out).containsPattern("deadlock-free +VIOLATED +cpu\\d spins for ever on cpu\\d\\.mcs\\.")
+                .contains("and no other thread will write").doesNotContain("cpuwill");
+    }
+
+    @Test
     void badLkmmRequestsAreOneLineAndExitTwo() {
         String[][] bad = {
             {"check", "rq-lock", "--param", "memory-model=tso"},
