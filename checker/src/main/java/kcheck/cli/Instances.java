@@ -37,16 +37,7 @@ public final class Instances {
     public static Model create(String model, String variant, VariantFile variantFile, Integer cpus, Map<String, String> params,
                                List<String> properties) {
         ModelFactory f = Models.get(model);
-        Map<String, String> given = new LinkedHashMap<>(params == null ? Map.of() : params);
-        if (cpus != null) {
-            if (f.params().stream().noneMatch(p -> p.name().equals("cpus"))) {
-                throw new UsageException(model + " has no CPU count: --cpus does not apply");
-            }
-            if (given.containsKey("cpus") && !given.get("cpus").equals(cpus.toString())) {
-                throw new UsageException("--cpus " + cpus + " contradicts --param cpus=" + given.get("cpus"));
-            }
-            given.put("cpus", cpus.toString());
-        }
+        Map<String, String> given = given(f, cpus, params);
         if (variantFile == null) {
             f.variant(variant);
         }
@@ -54,6 +45,21 @@ public final class Instances {
         Set<String> props = selection(f, properties);
         f.checkProperties(props);
         return variantFile != null ? variantFile.create(p, props) : f.create(variant, p, props);
+    }
+
+    /** The parameters given with {@code --param}, with the {@code --cpus} shorthand (may be null) folded in. */
+    static Map<String, String> given(ModelFactory f, Integer cpus, Map<String, String> params) {
+        Map<String, String> given = new LinkedHashMap<>(params == null ? Map.of() : params);
+        if (cpus != null) {
+            if (f.params().stream().noneMatch(p -> p.name().equals("cpus"))) {
+                throw new UsageException(f.name() + " has no CPU count: --cpus does not apply");
+            }
+            if (given.containsKey("cpus") && !given.get("cpus").equals(cpus.toString())) {
+                throw new UsageException("--cpus " + cpus + " contradicts --param cpus=" + given.get("cpus"));
+            }
+            given.put("cpus", cpus.toString());
+        }
+        return given;
     }
 
     /**

@@ -68,17 +68,11 @@ final class LkmmRun {
         ModelFactory f = Models.get(model);
         Map<String, String> given = new LinkedHashMap<>(params);
         given.remove(PARAM);
-        if (cpus != null) {
-            if (given.containsKey("cpus") && !given.get("cpus").equals(cpus.toString())) {
-                throw new UsageException("--cpus " + cpus + " contradicts --param cpus=" + given.get("cpus"));
-            }
-            given.put("cpus", cpus.toString());
-        }
-        Params p = f.params(given);
+        Params p = f.params(Instances.given(f, cpus, given));
         kcheck.variantfile.VariantFile vf = VariantFiles.load(variantFile, variant, f);
         String v = vf != null ? vf.label() : variant == null ? "after" : variant;
-        if (vf == null && f.variants().stream().noneMatch(i -> i.name().equals(v))) {
-            throw new UsageException("rq-lock has no variant '" + v + "' ('kcheck list rq-lock' shows them)");
+        if (vf == null) {
+            f.variant(v);
         }
         DoubleLockBalance impl = vf != null ? (DoubleLockBalance) vf.newInstance() : RqLockFactory.implementation(v);
         RqSpinlock lock = vf != null ? vf.guard(() -> impl.spinlock(p.get("lock"))) : impl.spinlock(p.get("lock"));

@@ -18,14 +18,4 @@ final class LockWord {
         }
         return off;
     }
-
-    /** {@code locked=1 pending=0 tail=2} for a packed word. */
-    static String describe(List<RqSpinlock.Field> fields, long w) {
-        StringBuilder b = new StringBuilder();
-        for (int f = 0; f < fields.size(); f++) {
-            long v = w >> offset(fields, f) & ((1L << fields.get(f).bits()) - 1);
-            b.append(f == 0 ? "" : " ").append(fields.get(f).name()).append('=').append(v);
-        }
-        return b.toString();
-    }
 }

@@ -1,5 +1,10 @@
 package kcheck.lkmm;
 
+import static kcheck.litmus.GraphSearch.ACQUIRE;
+import static kcheck.litmus.GraphSearch.ONCE;
+import static kcheck.litmus.GraphSearch.RELEASE;
+import static kcheck.litmus.GraphSearch.RMW;
+
 import java.util.List;
 
 import kcheck.litmus.GraphSearch.Access;
@@ -119,9 +124,7 @@ final class StepRecorder implements RqSpinlock.Memory {
 
     @Override
     public void setNode(int c, int field, int value) {
-        String loc = nodeLoc(c, node.get(field));
-        access(loc, true);
-        writeLoc = loc;
+        access(nodeLoc(c, node.get(field)), true);
         writeValue = value;
     }
 
@@ -164,27 +167,23 @@ final class StepRecorder implements RqSpinlock.Memory {
         return w;
     }
 
+    /** The step's load of {@code loc}: its value from the search, once per step. */
     private void read(String loc) {
-        if (readLoc != null) {
-            if (!readLoc.equals(loc)) {
-                throw new IllegalStateException("a step loads " + readLoc + " and " + loc + ": one shared-memory access per step");
-            }
-            return;
-        }
         access(loc, false);
-        readValue = inputs.take(loc);
-        readLoc = loc;
+        if (readLoc == null) {
+            readValue = inputs.take(loc);
+            readLoc = loc;
+        }
     }
 
+    /** Notes the step's one location; a second is a port error (one shared-memory access per step). */
     private void access(String loc, boolean write) {
-        String other = write ? readLoc : writeLoc;
-        if (other != null && !other.equals(loc)) {
-            throw new IllegalStateException("a step accesses " + other + " and " + loc + ": one shared-memory access per step");
+        for (String other : new String[] {readLoc, writeLoc}) {
+            if (other != null && !other.equals(loc)) {
+                throw new IllegalStateException("a step accesses " + other + " and " + loc + ": one shared-memory access per step");
+            }
         }
-        if (write && readLoc == null && writeLoc != null && !writeLoc.equals(loc)) {
-            throw new IllegalStateException("a step stores " + writeLoc + " and " + loc);
-        }
-        if (write && loc.equals(LockWord.LOC)) {
+        if (write) {
             writeLoc = loc;
         }
     }
@@ -256,22 +255,22 @@ final class StepRecorder implements RqSpinlock.Memory {
     private int readFlags(boolean rmw, boolean rmwOrder, boolean writes) {
         if (rmwOrder || rmw) {
             /* a conditional RMW that fails orders nothing; a successful _acquire one is an acquire read */
-            return kcheck.litmus.GraphSearch.RMW | (order == Order.RMW_ACQUIRE && writes ? kcheck.litmus.GraphSearch.ACQUIRE
-                    : kcheck.litmus.GraphSearch.ONCE);
+            return RMW | (order == Order.RMW_ACQUIRE && writes ? ACQUIRE
+                    : ONCE);
         }
         return switch (order) {
             case PLAIN -> 0;
-            case ACQUIRE -> kcheck.litmus.GraphSearch.ACQUIRE;
-            default -> kcheck.litmus.GraphSearch.ONCE;
+            case ACQUIRE -> ACQUIRE;
+            default -> ONCE;
         };
     }
 
     private int writeFlags(boolean rmw) {
         int base = switch (order) {
             case PLAIN -> 0;
-            case RELEASE, RMW_RELEASE -> kcheck.litmus.GraphSearch.RELEASE;
-            default -> kcheck.litmus.GraphSearch.ONCE;
+            case RELEASE, RMW_RELEASE -> RELEASE;
+            default -> ONCE;
         };
-        return rmw ? base | kcheck.litmus.GraphSearch.RMW : base;
+        return rmw ? base | RMW : base;
     }
 }

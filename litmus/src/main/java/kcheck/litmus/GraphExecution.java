@@ -175,7 +175,7 @@ final class GraphExecution {
     /** The last write of part i of location l at or before {@code src} in co (the initial write if none). */
     private int origin(SearchGraph g, int l, int src, int i) {
         int[] order = g.co[l];
-        for (int j = indexOf(order, src); j > 0; j--) {
+        for (int j = SearchGraph.indexOf(order, src); j > 0; j--) {
             if ((sp.access(g, order[j]).parts() >>> i & 1) != 0) {
                 return order[j];
             }
@@ -222,14 +222,5 @@ final class GraphExecution {
     /** The global index of event {@code code}'s LKMM event {@code sub}; an initial write's is its LKMM location's. */
     private static int global(int code, int[] base, int[][] at, int lkmmLoc, int sub) {
         return code < 0 ? lkmmLoc : base[code >> 8] + at[code >> 8][code & 255] + sub;
-    }
-
-    private static int indexOf(int[] a, int v) {
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] == v) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("rf source " + v + " not in co");
     }
 }

@@ -114,7 +114,6 @@ public final class GraphSearch {
     public static final String RACE = "data-race-free";
 
     private final List<String> locations;
-    private final Map<String, Long> init;
     private final List<Program> threads;
     private final String outcomeProperty;
     private final Outcome outcome;
@@ -157,8 +156,7 @@ public final class GraphSearch {
         for (String l : this.locations) {
             ps.add(List.copyOf(parts.getOrDefault(l, List.of())));
         }
-        this.init = Map.copyOf(init);
-        this.space = new GraphSpace(this.locations, ps, this.init);
+        this.space = new GraphSpace(this.locations, ps, Map.copyOf(init));
         this.lkmm = new GraphExecution(space);
         this.witness = new GraphWitness(space);
         this.threads = List.copyOf(threads);
@@ -220,7 +218,7 @@ public final class GraphSearch {
         }
         boolean moved = false;
         List<Integer> spinning = new ArrayList<>();
-        SearchGraph spun = new SearchGraph(g);
+        SearchGraph spun = null; /* g with each spinner's read of its last write, made when there is one */
         for (int t = 0; t < threads.size(); t++) {
             Run run = g.runs[t];
             if (run.next() != Next.READ) {
@@ -242,6 +240,7 @@ public final class GraphSearch {
                     /* the last write does not let the loop exit: the thread may spin on it for ever */
                     if (i == order.length - 1 && r != null && consistent(r) != null) {
                         spinning.add(t);
+                        spun = spun == null ? new SearchGraph(g) : spun;
                         spun.inputs[t] = c.inputs[t];
                         spun.runs[t] = next;
                         withRead(spun, t, src, next, g.added[t]);
@@ -341,7 +340,7 @@ public final class GraphSearch {
         int to = order.length;
         if (a.rmwPartner() >= 0) {
             int src = g.rf[t][a.rmwPartner()];
-            int at = indexOf(order, src);
+            int at = SearchGraph.indexOf(order, src);
             from = at + 1;
             to = at + 1;
         }
@@ -438,14 +437,5 @@ public final class GraphSearch {
         int[] o = Arrays.copyOf(a, a.length + 1);
         o[a.length] = v;
         return o;
-    }
-
-    private static int indexOf(int[] a, int v) {
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] == v) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("rf source " + v + " not in co");
     }
 }

@@ -53,4 +53,14 @@ final class SearchGraph {
     GraphSearch.Access access(int code) {
         return runs[code >> 8].events().get(code & 255);
     }
+
+    /** Where {@code code} stands in {@code order} (a location's co). */
+    static int indexOf(int[] order, int code) {
+        for (int i = 0; i < order.length; i++) {
+            if (order[i] == code) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("rf source " + code + " not in co");
+    }
 }
