@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import kcheck.lkmm.LkmmCheck;
+import kcheck.lkmm.RwsemCheck;
 import kcheck.model.ModelFactory;
 import kcheck.model.Models;
 import kcheck.model.Params;
@@ -21,9 +22,14 @@ import kcheck.model.rqlock.DoubleLockBalance;
 import kcheck.model.rqlock.QSpinlock;
 import kcheck.model.rqlock.RqLockFactory;
 import kcheck.model.rqlock.RqSpinlock;
+import kcheck.model.rwsem.RwsemOwnerFactory;
+import kcheck.model.rwsem.RwsemVariant;
 import kcheck.trace.TraceIO;
 
-/** {@code kcheck check rq-lock --param memory-model=lkmm}: the spinlock's port under the Linux-kernel memory model ({@link LkmmCheck}). */
+/**
+ * {@code kcheck check rq-lock|rwsem-owner --param memory-model=lkmm}: the spinlock's port ({@link LkmmCheck}) or the rwsem.c
+ * port ({@link RwsemCheck}) under the Linux-kernel memory model.
+ */
 final class LkmmRun {
     static final String PARAM = "memory-model";
 
@@ -33,6 +39,11 @@ final class LkmmRun {
     /** The search's thread names as the CPUs they are: {@code thread 2} is {@code cpu2}, {@code t2#5} is {@code cpu2#5}. */
     static String cpus(String text) {
         return text.replaceAll("\\bthread (\\d+)", "cpu$1").replaceAll("\\bt(\\d+)#", "cpu$1#");
+    }
+
+    /** The search's thread names as the tasks they are: {@code thread 2} is {@code t2} (readers first, then writers). */
+    static String tasks(String text) {
+        return text.replaceAll("\\bthread (\\d+)", "t$1");
     }
 
     /**
@@ -55,30 +66,19 @@ final class LkmmRun {
         return true;
     }
 
+    /** What to print above the verdicts, and the verdicts. */
+    private record Run(String variant, Params params, String head, LkmmCheck.Result result) {
+    }
+
     static int check(String model, String variant, Path variantFile, Integer cpus, Map<String, String> params, List<String> properties,
             Duration timeLimit, String fmt, boolean quiet, Path traceOut, Path metricsCsv) {
-        if (!model.equals(RqLockFactory.NAME)) {
-            throw new UsageException("--param memory-model=lkmm applies to rq-lock with lock=qspinlock (" + model
-                    + " is checked under sequential consistency only)");
+        if (!model.equals(RqLockFactory.NAME) && !model.equals(RwsemOwnerFactory.NAME)) {
+            throw new UsageException("--param memory-model=lkmm applies to rq-lock with lock=qspinlock and to rwsem-owner's rwsem.c "
+                    + "ports (" + model + " is checked under sequential consistency only)");
         }
         if (fmt.equals("mail") || traceOut != null || metricsCsv != null) {
             throw new UsageException("--param memory-model=lkmm prints text or --json; it writes no trace file, metrics or mail "
                     + "(its witnesses are executions, printed with the verdicts)");
-        }
-        ModelFactory f = Models.get(model);
-        Map<String, String> given = new LinkedHashMap<>(params);
-        given.remove(PARAM);
-        Params p = f.params(Instances.given(f, cpus, given));
-        kcheck.variantfile.VariantFile vf = VariantFiles.load(variantFile, variant, f);
-        String v = vf != null ? vf.label() : variant == null ? "after" : variant;
-        if (vf == null) {
-            f.variant(v);
-        }
-        DoubleLockBalance impl = vf != null ? (DoubleLockBalance) vf.newInstance() : RqLockFactory.implementation(v);
-        RqSpinlock lock = vf != null ? vf.guard(() -> impl.spinlock(p.get("lock"))) : impl.spinlock(p.get("lock"));
-        if (!(lock instanceof QSpinlock q) || q.virt()) {
-            throw new UsageException("--param memory-model=lkmm runs the qspinlock port (--param lock=qspinlock), whose steps state "
-                    + "their ordering; variant '" + v + "' with lock=" + p.get("lock") + " runs " + lock.name());
         }
         Set<String> props = new LinkedHashSet<>();
         for (String name : properties) {
@@ -91,18 +91,25 @@ final class LkmmRun {
                 props.add(name);
             }
         }
-        int n = p.integer("cpus");
-        int rounds = p.integer("rounds");
+        ModelFactory f = Models.get(model);
+        Map<String, String> given = new LinkedHashMap<>(params);
+        given.remove(PARAM);
+        kcheck.variantfile.VariantFile vf = VariantFiles.load(variantFile, variant, f);
         PrintStream out = System.out;
-        boolean section = props.isEmpty() || props.contains(LkmmCheck.MUTUAL_EXCLUSION);
-        String head = "rq-lock " + v + " under the Linux-kernel memory model: " + n + " CPUs, " + rounds + " x (spin_lock; "
-                + (section ? "critical section; " : "") + "spin_unlock) each on one lock, " + lock.name();
-        if (!quiet && !fmt.equals("json")) {
-            out.println(head);
-            out.flush();
-        }
-        LkmmCheck.Result r = vf != null ? vf.guard(timeLimit, () -> LkmmCheck.check(lock, n, rounds, props, timeLimit, LkmmCheck.MAX_GRAPHS))
-                : LkmmCheck.check(lock, n, rounds, props, timeLimit, LkmmCheck.MAX_GRAPHS);
+        java.util.function.Consumer<String> announce = head -> {
+            if (!quiet && !fmt.equals("json")) {
+                out.println(head);
+                out.flush();
+            }
+        };
+        Run run = model.equals(RqLockFactory.NAME) ? rqLock(f, vf, variant, cpus, given, props, timeLimit, announce)
+                : rwsem(f, vf, variant, cpus, given, props, timeLimit, announce);
+        String v = run.variant();
+        Params p = run.params();
+        String head = run.head();
+        LkmmCheck.Result r = run.result();
+        java.util.function.UnaryOperator<String> names = model.equals(RqLockFactory.NAME) ? LkmmRun::cpus : LkmmRun::tasks;
+        String unit = model.equals(RqLockFactory.NAME) ? "CPU" : "task";
         int exit = r.verdicts().stream().anyMatch(x -> x.verdict().equals("VIOLATED")) ? ExitCodes.VIOLATED
                 : r.verdicts().stream().anyMatch(x -> x.verdict().equals("INCOMPLETE")) ? ExitCodes.INCOMPLETE : ExitCodes.OK;
         if (fmt.equals("json")) {
@@ -122,9 +129,9 @@ final class LkmmRun {
                 ObjectNode o = ps.addObject();
                 o.put("property", x.property());
                 o.put("verdict", x.verdict());
-                o.put("message", cpus(x.message()));
+                o.put("message", names.apply(x.message()));
                 if (x.witness() != null) {
-                    o.put("witness", cpus(x.witness()));
+                    o.put("witness", names.apply(x.witness()));
                 }
             }
             try {
@@ -142,16 +149,84 @@ final class LkmmRun {
                 r.executions(), r.seconds(), r.incomplete() == null ? "" : ": " + r.incomplete());
         List<LkmmCheck.Verdict> violated = new ArrayList<>();
         for (LkmmCheck.Verdict x : r.verdicts()) {
-            out.printf("  %-18s %-10s %s%n", x.property(), x.verdict(), cpus(x.message()));
+            out.printf("  %-18s %-10s %s%n", x.property(), x.verdict(), names.apply(x.message()));
             if (x.witness() != null) {
                 violated.add(x);
             }
         }
         for (LkmmCheck.Verdict x : violated) {
             out.println();
-            out.println(x.property() + ": the execution (events per CPU in program order; R <- the write it reads from):");
-            out.print(cpus(x.witness()));
+            out.println(x.property() + ": the execution (events per " + unit + " in program order; R <- the write it reads from):");
+            out.print(names.apply(x.witness()));
         }
         return exit;
+    }
+
+    private static Run rqLock(ModelFactory f, kcheck.variantfile.VariantFile vf, String variant, Integer cpus, Map<String, String> given,
+            Set<String> props, Duration timeLimit, java.util.function.Consumer<String> announce) {
+        Params p = f.params(Instances.given(f, cpus, given));
+        String v = vf != null ? vf.label() : variant == null ? "after" : variant;
+        if (vf == null) {
+            f.variant(v);
+        }
+        DoubleLockBalance impl = vf != null ? (DoubleLockBalance) vf.newInstance() : RqLockFactory.implementation(v);
+        RqSpinlock lock = vf != null ? vf.guard(() -> impl.spinlock(p.get("lock"))) : impl.spinlock(p.get("lock"));
+        if (!(lock instanceof QSpinlock q) || q.virt()) {
+            throw new UsageException("--param memory-model=lkmm runs the qspinlock port (--param lock=qspinlock), whose steps state "
+                    + "their ordering; variant '" + v + "' with lock=" + p.get("lock") + " runs " + lock.name());
+        }
+        int n = p.integer("cpus");
+        int rounds = p.integer("rounds");
+        boolean section = props.isEmpty() || props.contains(LkmmCheck.MUTUAL_EXCLUSION);
+        String head = "rq-lock " + v + " under the Linux-kernel memory model: " + n + " CPUs, " + rounds + " x (spin_lock; "
+                + (section ? "critical section; " : "") + "spin_unlock) each on one lock, " + lock.name();
+        announce.accept(head);
+        LkmmCheck.Result r = vf != null ? vf.guard(timeLimit, () -> LkmmCheck.check(lock, n, rounds, props, timeLimit, LkmmCheck.MAX_GRAPHS))
+                : LkmmCheck.check(lock, n, rounds, props, timeLimit, LkmmCheck.MAX_GRAPHS);
+        return new Run(v, p, head, r);
+    }
+
+    /** The rwsem-owner parameters that choose an environment memory-model=lkmm does not model (their defaults are what it runs). */
+    private static final List<String> RWSEM_FIXED = List.of("rt", "preempt", "killable", "wakeups", "owner-unknown");
+
+    private static Run rwsem(ModelFactory f, kcheck.variantfile.VariantFile vf, String variant, Integer cpus, Map<String, String> given,
+            Set<String> props, Duration timeLimit, java.util.function.Consumer<String> announce) {
+        if (cpus != null) {
+            throw new UsageException("rwsem-owner has no --cpus: give --param readers=N --param writers=N");
+        }
+        for (String k : RWSEM_FIXED) {
+            if (given.containsKey(k)) {
+                throw new UsageException("--param " + k + " is not modelled under memory-model=lkmm (no preemption, signals, RT "
+                        + "tasks or owner hand-off: docs/lkmm-models.md); leave it out");
+            }
+        }
+        Map<String, String> bounded = new LinkedHashMap<>(given);
+        bounded.putIfAbsent("readers", "1");
+        bounded.putIfAbsent("writers", "1");
+        bounded.putIfAbsent("rounds", "1");
+        if (bounded.get("rounds").equals("0")) {
+            throw new UsageException("--param rounds=0 (for ever) cannot be searched under memory-model=lkmm: give 1 or more rounds");
+        }
+        Params p = f.params(Instances.given(f, null, bounded));
+        String v = vf != null ? vf.label() : variant == null ? "v6.12" : variant;
+        if (vf == null) {
+            f.variant(v);
+        }
+        RwsemVariant impl = vf != null ? (RwsemVariant) vf.newInstance() : RwsemOwnerFactory.implementation(v);
+        if (impl.encoding() != RwsemVariant.Encoding.BITS) {
+            throw new UsageException("--param memory-model=lkmm runs rwsem-owner's rwsem.c ports of v5.11 and later (v6.12 and its "
+                    + "variants), whose operations state their ordering; variant '" + v + "' is " + impl.encoding());
+        }
+        int readers = p.integer("readers");
+        int writers = p.integer("writers");
+        int rounds = p.integer("rounds");
+        String head = "rwsem-owner " + v + " under the Linux-kernel memory model: " + readers + " reader(s) x " + rounds
+                + " (down_read; critical section; up_read), " + writers + " writer(s) x " + rounds
+                + " (down_write; critical section; up_write), kernel/locking/rwsem.c";
+        announce.accept(head);
+        LkmmCheck.Result r = vf != null
+                ? vf.guard(timeLimit, () -> RwsemCheck.check(impl, readers, writers, rounds, props, timeLimit, LkmmCheck.MAX_GRAPHS))
+                : RwsemCheck.check(impl, readers, writers, rounds, props, timeLimit, LkmmCheck.MAX_GRAPHS);
+        return new Run(v, p, head, r);
     }
 }

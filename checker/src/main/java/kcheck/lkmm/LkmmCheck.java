@@ -54,13 +54,7 @@ public final class LkmmCheck {
      * {@code rounds} passes each, stopping at {@code timeLimit} (null: none) or {@code maxGraphs}.
      */
     public static Result check(RqSpinlock lock, int cpus, int rounds, Set<String> properties, Duration timeLimit, long maxGraphs) {
-        Set<String> wanted = new LinkedHashSet<>(properties.isEmpty() ? DEFAULTS : properties);
-        for (String p : wanted) {
-            if (!PROPERTIES.contains(p)) {
-                throw new IllegalArgumentException("property '" + p + "' is not decided under memory-model=lkmm (it decides "
-                        + String.join(", ", PROPERTIES) + ")");
-            }
-        }
+        Set<String> wanted = wanted(properties);
         List<GraphSearch.Program> threads = new ArrayList<>();
         for (int c = 0; c < cpus; c++) {
             threads.add(new SpinlockProgram(lock, c, cpus, rounds, wanted.contains(MUTUAL_EXCLUSION)));
@@ -80,9 +74,27 @@ public final class LkmmCheck {
                     + " critical sections: a section read a value another section had already overwritten, so two sections "
                     + "were not ordered by the lock";
         };
+        return search(locs, SpinlockProgram.parts(lock, cpus), init, threads, outcome, wanted, timeLimit, maxGraphs);
+    }
+
+    /** The properties asked for ({@link #DEFAULTS} when none), each one this mode decides. */
+    static Set<String> wanted(Set<String> properties) {
+        Set<String> wanted = new LinkedHashSet<>(properties.isEmpty() ? DEFAULTS : properties);
+        for (String p : wanted) {
+            if (!PROPERTIES.contains(p)) {
+                throw new IllegalArgumentException("property '" + p + "' is not decided under memory-model=lkmm (it decides "
+                        + String.join(", ", PROPERTIES) + ")");
+            }
+        }
+        return wanted;
+    }
+
+    /** Runs the search and turns its result into one verdict per wanted property. */
+    static Result search(List<String> locs, Map<String, List<GraphSearch.Part>> parts, Map<String, Long> init,
+            List<GraphSearch.Program> threads, GraphSearch.Outcome outcome, Set<String> wanted, Duration timeLimit, long maxGraphs) {
         long start = System.nanoTime();
         long deadline = timeLimit == null ? Long.MAX_VALUE / 4 + start : start + timeLimit.toNanos();
-        GraphSearch.Result r = new GraphSearch(locs, SpinlockProgram.parts(lock, cpus), init, threads, MUTUAL_EXCLUSION, outcome, wanted, maxGraphs, deadline).search();
+        GraphSearch.Result r = new GraphSearch(locs, parts, init, threads, MUTUAL_EXCLUSION, outcome, wanted, maxGraphs, deadline).search();
         double seconds = (System.nanoTime() - start) / 1e9;
         List<Verdict> out = new ArrayList<>();
         for (String p : wanted) {

@@ -10,7 +10,8 @@ import java.util.List;
 import kcheck.litmus.GraphSearch.Access;
 import kcheck.litmus.GraphSearch.Kind;
 import kcheck.model.rqlock.RqSpinlock;
-import kcheck.model.rqlock.RqSpinlock.Order;
+import kcheck.model.MemoryOrder;
+import kcheck.model.ModelInputException;
 
 /**
  * The memory one spinlock step runs against under {@code memory-model=lkmm}: the step's one access
@@ -59,7 +60,7 @@ final class StepRecorder implements RqSpinlock.Memory {
     private final List<RqSpinlock.Field> node;
     private final Inputs inputs;
 
-    private Order order;
+    private MemoryOrder order;
     private String barrier;
     private String readLoc;
     private long readValue;
@@ -139,7 +140,7 @@ final class StepRecorder implements RqSpinlock.Memory {
     }
 
     @Override
-    public void order(Order o) {
+    public void order(MemoryOrder o) {
         order = o;
     }
 
@@ -216,13 +217,13 @@ final class StepRecorder implements RqSpinlock.Memory {
             return -1;
         }
         if (order == null) {
-            throw new IllegalStateException("the step at '" + label + "' accesses " + (readLoc != null ? readLoc : writeLoc)
-                    + " without stating its ordering (RqSpinlock.Memory.order)");
+            throw new ModelInputException("the step at '" + label + "' accesses " + (readLoc != null ? readLoc : writeLoc)
+                    + " without stating its ordering (RqSpinlock.Memory.order) under memory-model=lkmm");
         }
         boolean rmwOrder = order.name().startsWith("RMW_");
         boolean writes = writeLoc != null;
         boolean rmw = writes && readLoc != null;
-        boolean full = order == Order.RMW_FULL && writes;
+        boolean full = order == MemoryOrder.RMW_FULL && writes;
         if (barrier != null) {
             out.add(new Access(Kind.FENCE, null, 0, 0, barrier, ctrl, 0, -1, label));
         }
@@ -255,7 +256,7 @@ final class StepRecorder implements RqSpinlock.Memory {
     private int readFlags(boolean rmw, boolean rmwOrder, boolean writes) {
         if (rmwOrder || rmw) {
             /* a conditional RMW that fails orders nothing; a successful _acquire one is an acquire read */
-            return RMW | (order == Order.RMW_ACQUIRE && writes ? ACQUIRE
+            return RMW | (order == MemoryOrder.RMW_ACQUIRE && writes ? ACQUIRE
                     : ONCE);
         }
         return switch (order) {

@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import kcheck.model.Model;
+import kcheck.model.ModelInputException;
 import kcheck.model.ModelLimitException;
 import kcheck.model.ModelFactory;
 import kcheck.model.Models;
@@ -468,7 +469,8 @@ public final class VariantFile {
         }
         String found = field != null ? "the variant's last assignment to " + field + " before the model found it"
                 : "the last line of the variant that ran before the model found it";
-        if (at == null && !thrownByModel(c) && !(c instanceof StackOverflowError) && !(c instanceof LinkageError)) {
+        if (at == null && !thrownByModel(c) && !(c instanceof ModelInputException) && !(c instanceof StackOverflowError)
+                && !(c instanceof LinkageError)) {
             /* kcheck's own code failed with no frame of the variant: an internal error, which names the file */
             throw new IllegalStateException("while checking variant file " + shown + " (sha256 " + sha256 + "; a variant whose "
                     + "steps depend on anything but the state, such as a field it keeps between calls, can cause this): "

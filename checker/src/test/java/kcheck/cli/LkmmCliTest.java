@@ -25,6 +25,7 @@ class LkmmCliTest {
     void aVariantFileThatWeakensTheUnlockToWriteOnceIsViolatedWithTheExecution() throws Exception {
         Path f = dir.resolve("UnlockOnce.java");
         Files.writeString(f, """
+                import kcheck.model.MemoryOrder;
                 import kcheck.model.rqlock.DoubleLockBalanceV612;
                 import kcheck.model.rqlock.QSpinlock;
                 import kcheck.model.rqlock.RqSpinlock;
@@ -35,7 +36,7 @@ class LkmmCliTest {
                         return new QSpinlock() {
                             @Override
                             public int queuedSpinUnlock(Memory m) {
-                                m.order(Order.ONCE);
+                                m.order(MemoryOrder.ONCE);
                                 m.setWord(LOCKED, 0);
                                 return DONE;
                             }
@@ -65,7 +66,11 @@ class LkmmCliTest {
             {"check", "cpudl", "--param", "memory-model=lkmm"},
             {"check", "rq-lock", "--variant", "v6.12", "--param", "lock=qspinlock", "--param", "memory-model=lkmm", "--property", "fifo-entry"},
             {"check", "rq-lock", "--variant", "v6.12", "--param", "lock=qspinlock", "--param", "memory-model=lkmm", "--trace-out",
-                "t.json"}};
+                "t.json"},
+            {"check", "rwsem-owner", "--variant", "v6.12", "--param", "memory-model=lkmm", "--param", "rt=all"},
+            {"check", "rwsem-owner", "--variant", "v6.12", "--param", "memory-model=lkmm", "--param", "rounds=0"},
+            {"check", "rwsem-owner", "--variant", "v5.4", "--param", "memory-model=lkmm"},
+            {"check", "rwsem-owner", "--variant", "v6.12", "--param", "memory-model=lkmm", "--property", "owner-sound"}};
         for (String[] args : bad) {
             Cli c = Cli.run(args);
             assertThat(c.exit).as(String.join(" ", args) + ": " + c.err).isEqualTo(2);
@@ -77,5 +82,33 @@ class LkmmCliTest {
     void memoryModelScIsWhatEveryModelIs() {
         Cli c = Cli.run("check", "rq-lock", "--variant", "after", "--cpus", "2", "--param", "memory-model=sc", "--property", "mutual-exclusion");
         assertThat(c.exit).as(c.err).isEqualTo(0);
+    }
+
+    @Test
+    void rwsemBarrierBugIsViolatedWithTheTasksNamed() {
+        Cli c = Cli.run("check", "rwsem-owner", "--variant", "bug-99143f82a255", "--param", "memory-model=lkmm", "--json");
+        assertThat(c.exit).as(c.err).isEqualTo(1);
+        assertThat(c.out).contains("\"memoryModel\" : \"lkmm\"").contains("\"verdict\" : \"VIOLATED\"").contains("t0\\n")
+                .contains("rwsem_down_read_slowpath").doesNotContain("thread 0");
+    }
+
+    @Test
+    void anRwsemVariantFileThatLeavesOutAnOrderingIsOneLineAndExitTwo() throws Exception {
+        Path f = dir.resolve("NoOrder.java");
+        Files.writeString(f, """
+                import kcheck.model.rwsem.RwSem;
+                import kcheck.model.rwsem.RwsemV612;
+
+                public class NoOrder extends RwsemV612 {
+                    @Override
+                    protected void rwsemClearOwner(RwSem sem) {
+                        sem.writeOwner(0);
+                    }
+                }
+                """);
+        Cli c = Cli.run("check", "rwsem-owner", "--variant-file", f.toString(), "--param", "memory-model=lkmm");
+        assertThat(c.exit).as(c.out).isEqualTo(2);
+        assertThat(c.err.strip().lines().count()).as(c.err).isEqualTo(1);
+        assertThat(c.err).contains("states no ordering").doesNotContain("internal error");
     }
 }

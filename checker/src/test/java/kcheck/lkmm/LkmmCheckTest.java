@@ -1,5 +1,6 @@
 package kcheck.lkmm;
 
+import kcheck.model.MemoryOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -67,7 +68,7 @@ class LkmmCheckTest {
         QSpinlock weak = new QSpinlock() {
             @Override
             public int queuedSpinUnlock(Memory m) {
-                m.order(RqSpinlock.Order.ONCE); /* WRITE_ONCE(lock->locked, 0) instead of smp_store_release */
+                m.order(MemoryOrder.ONCE); /* WRITE_ONCE(lock->locked, 0) instead of smp_store_release */
                 m.setWord(LOCKED, 0);
                 return DONE;
             }
@@ -84,7 +85,7 @@ class LkmmCheckTest {
             @Override
             public int queuedSpinLock(Memory m) {
                 int r = super.queuedSpinLock(m);
-                m.order(RqSpinlock.Order.RMW_RELAXED); /* atomic_try_cmpxchg_relaxed */
+                m.order(MemoryOrder.RMW_RELAXED); /* atomic_try_cmpxchg_relaxed */
                 return r;
             }
         };
@@ -101,7 +102,7 @@ class LkmmCheckTest {
             }
         };
         assertThatThrownBy(() -> LkmmCheck.check(unstated, 2, 1, Set.of(), null, 2_000_000))
-                .hasMessageContaining("without stating its ordering");
+                .isInstanceOf(kcheck.model.ModelInputException.class).hasMessageContaining("without stating its ordering");
     }
 
     @Test

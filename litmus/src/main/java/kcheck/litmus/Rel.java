@@ -204,19 +204,25 @@ public final class Rel {
 
     /** {@code this+}: transitive closure (Warshall). */
     public Rel plus() {
-        long[] out = bits.clone();
-        if (w == 1) {
-            for (int k = 0; k < n; k++) {
-                long bit = 1L << k;
-                long rk = out[k];
-                for (int i = 0; i < n; i++) {
-                    if ((out[i] & bit) != 0) {
-                        out[i] |= rk;
-                    }
-                }
-            }
-            return new Rel(n, out);
+        int[] order = sinksFirst();
+        if (order == null) {
+            return warshall();
         }
+        /* acyclic: a node's closure is its successors and their closures, each final before it (sinks first) */
+        long[] out = new long[bits.length];
+        for (int v : order) {
+            int row = v * w;
+            for (int j = nextSet(row, 0); j >= 0; j = nextSet(row, j + 1)) {
+                out[row + (j >>> 6)] |= 1L << (j & 63);
+                orRow(out, row, out, j * w);
+            }
+        }
+        return new Rel(n, out);
+    }
+
+    /** The transitive closure of a relation with cycles (Warshall). */
+    private Rel warshall() {
+        long[] out = bits.clone();
         for (int k = 0; k < n; k++) {
             int column = k >>> 6;
             long bit = 1L << (k & 63);
@@ -227,6 +233,64 @@ public final class Rel {
             }
         }
         return new Rel(n, out);
+    }
+
+    /** The first pair {@code (row's event, j)} with {@code j >= from}, or -1 ({@code row}: the row's offset in {@link #bits}). */
+    private int nextSet(int row, int from) {
+        int k = from >>> 6;
+        if (k >= w) {
+            return -1;
+        }
+        long x = bits[row + k] & (-1L << (from & 63));
+        while (true) {
+            if (x != 0) {
+                int j = (k << 6) + Long.numberOfTrailingZeros(x);
+                return j < n ? j : -1;
+            }
+            if (++k == w) {
+                return -1;
+            }
+            x = bits[row + k];
+        }
+    }
+
+    /**
+     * The events in an order where each comes after every event it relates to (a depth-first post-order: sinks
+     * first), or null if the relation has a cycle.
+     */
+    private int[] sinksFirst() {
+        int[] order = new int[n];
+        int len = 0;
+        byte[] state = new byte[n]; /* 0: not seen, 1: on the depth-first path, 2: done */
+        int[] cursor = new int[n];
+        int[] stack = new int[n];
+        for (int s = 0; s < n; s++) {
+            if (state[s] != 0) {
+                continue;
+            }
+            int sp = 0;
+            stack[sp++] = s;
+            state[s] = 1;
+            while (sp > 0) {
+                int v = stack[sp - 1];
+                int j = nextSet(v * w, cursor[v]);
+                if (j < 0) {
+                    state[v] = 2;
+                    order[len++] = v;
+                    sp--;
+                    continue;
+                }
+                cursor[v] = j + 1;
+                if (state[j] == 1) {
+                    return null;
+                }
+                if (state[j] == 0) {
+                    state[j] = 1;
+                    stack[sp++] = j;
+                }
+            }
+        }
+        return order;
     }
 
     /** {@code this*}: reflexive-transitive closure over every event. */
@@ -283,7 +347,7 @@ public final class Rel {
     }
 
     public boolean acyclic() {
-        return plus().irreflexive();
+        return sinksFirst() != null;
     }
 
     /** The pairs of this relation with no intermediate step: {@code r \ (r ; r)}. */

@@ -1,5 +1,6 @@
 package kcheck.model.rqlock;
 
+import kcheck.model.MemoryOrder;
 import java.util.List;
 
 import kcheck.model.Kernel;
@@ -180,7 +181,7 @@ public class QSpinlock extends RqSpinlock {
      */
     @Kernel(function = "queued_spin_lock", file = "include/asm-generic/qspinlock.h", version = "v6.12", line = 107)
     public int queuedSpinLock(Memory m) {
-        m.order(Order.RMW_ACQUIRE);
+        m.order(MemoryOrder.RMW_ACQUIRE);
         int val = readVal(m);
         if (val == 0) {
             writeVal(m, Q_LOCKED_VAL);
@@ -207,7 +208,7 @@ public class QSpinlock extends RqSpinlock {
      */
     @Kernel(function = "virt_spin_lock", file = "arch/x86/include/asm/qspinlock.h", version = "v6.12", line = 88)
     public int virtSpinLock(int pc, Memory m) {
-        m.order(pc == VIRT_READ ? Order.ONCE : Order.RMW_FULL);
+        m.order(pc == VIRT_READ ? MemoryOrder.ONCE : MemoryOrder.RMW_FULL);
         if (pc == VIRT_READ) {
             return readVal(m) != 0 ? BLOCKED : VIRT_CMPXCHG;
         }
@@ -229,7 +230,7 @@ public class QSpinlock extends RqSpinlock {
          * lock btsl: a locked instruction, fully ordered on x86; then atomic_read, which on x86 (TSO, every
          * load an acquire load) completes the _acquire the generic atomic_fetch_or_acquire gives
          */
-        m.order(pc == SET_PENDING ? Order.RMW_FULL : Order.ACQUIRE);
+        m.order(pc == SET_PENDING ? MemoryOrder.RMW_FULL : MemoryOrder.ACQUIRE);
         if (pc == SET_PENDING) {
             m.wholeWord(); /* btsl's operand is the 32-bit lock->val */
             int old = m.word(PENDING);
@@ -251,7 +252,7 @@ public class QSpinlock extends RqSpinlock {
     /** {@code clear_pending}: {@code WRITE_ONCE(lock->pending, 0)}. */
     @Kernel(function = "clear_pending", file = "kernel/locking/qspinlock.c", version = "v6.12", line = 149)
     public int clearPending(Memory m) {
-        m.order(Order.ONCE);
+        m.order(MemoryOrder.ONCE);
         m.setWord(PENDING, 0);
         return NODE_LOCKED_0;
     }
@@ -259,7 +260,7 @@ public class QSpinlock extends RqSpinlock {
     /** {@code clear_pending_set_locked}: {@code WRITE_ONCE(lock->locked_pending, _Q_LOCKED_VAL)}. */
     @Kernel(function = "clear_pending_set_locked", file = "kernel/locking/qspinlock.c", version = "v6.12", line = 162)
     public int clearPendingSetLocked(Memory m) {
-        m.order(Order.ONCE);
+        m.order(MemoryOrder.ONCE);
         m.setWord(LOCKED, 1);
         m.setWord(PENDING, 0);
         return DONE;
@@ -270,7 +271,7 @@ public class QSpinlock extends RqSpinlock {
     public int xchgTail(Memory m) {
         /* qspinlock.c:451: smp_wmb(), so that the node's initialisation is seen before the tail that publishes it */
         m.barrier("wmb");
-        m.order(Order.RMW_RELAXED);
+        m.order(MemoryOrder.RMW_RELAXED);
         return exchangeTail(m);
     }
 
@@ -289,7 +290,7 @@ public class QSpinlock extends RqSpinlock {
     /** {@code set_locked}: {@code WRITE_ONCE(lock->locked, _Q_LOCKED_VAL)}. */
     @Kernel(function = "set_locked", file = "kernel/locking/qspinlock.c", version = "v6.12", line = 259)
     public int setLocked(Memory m) {
-        m.order(Order.ONCE);
+        m.order(MemoryOrder.ONCE);
         m.setWord(LOCKED, 1);
         return m.reg(NEXT) != 0 ? HANDOVER : WAIT_NEXT;
     }
@@ -303,7 +304,7 @@ public class QSpinlock extends RqSpinlock {
     @Kernel(function = "queued_spin_trylock", file = "include/asm-generic/qspinlock.h", version = "v6.12", line = 90)
     public int queuedSpinTrylock(int pc, Memory m) {
         boolean inSlowpath = pc == QUEUE_TRY_READ || pc == QUEUE_TRY_CMPXCHG;
-        m.order(pc == QUEUE_TRY_READ || pc == TRY_READ ? Order.ONCE : Order.RMW_ACQUIRE);
+        m.order(pc == QUEUE_TRY_READ || pc == TRY_READ ? MemoryOrder.ONCE : MemoryOrder.RMW_ACQUIRE);
         int failed = inSlowpath ? XCHG_TAIL : FAILED;
         if (pc == QUEUE_TRY_READ || pc == TRY_READ) {
             if (readVal(m) != 0) {
@@ -321,14 +322,14 @@ public class QSpinlock extends RqSpinlock {
     /** {@code arch_mcs_spin_lock_contended(&node->locked)}: {@code smp_cond_load_acquire(l, VAL)}. */
     @Kernel(function = "arch_mcs_spin_lock_contended", file = "kernel/locking/mcs_spinlock.h", version = "v6.12", line = 32)
     public int archMcsSpinLockContended(Memory m) {
-        m.order(Order.ACQUIRE);
+        m.order(MemoryOrder.ACQUIRE);
         return m.node(m.cpu(), N_LOCKED) != 0 ? READ_NEXT : BLOCKED;
     }
 
     /** {@code arch_mcs_spin_unlock_contended(&next->locked)}: {@code smp_store_release(l, 1)}; the slowpath ends. */
     @Kernel(function = "arch_mcs_spin_unlock_contended", file = "kernel/locking/mcs_spinlock.h", version = "v6.12", line = 44)
     public int archMcsSpinUnlockContended(Memory m) {
-        m.order(Order.RELEASE);
+        m.order(MemoryOrder.RELEASE);
         int next = m.reg(NEXT);
         m.setNode(next - 1, N_LOCKED, 1);
         m.setReg(NEXT, 0);
@@ -338,7 +339,7 @@ public class QSpinlock extends RqSpinlock {
     /** {@code queued_spin_unlock}: {@code smp_store_release(&lock->locked, 0)}. */
     @Kernel(function = "queued_spin_unlock", file = "include/asm-generic/qspinlock.h", version = "v6.12", line = 123)
     public int queuedSpinUnlock(Memory m) {
-        m.order(Order.RELEASE);
+        m.order(MemoryOrder.RELEASE);
         m.setWord(LOCKED, 0);
         return DONE;
     }
@@ -349,27 +350,27 @@ public class QSpinlock extends RqSpinlock {
         switch (pc) {
             case PENDING_WAIT: {
                 /* val = atomic_cond_read_relaxed(&lock->val, (VAL != _Q_PENDING_VAL) || !cnt--); */
-                m.order(Order.ONCE);
+                m.order(MemoryOrder.ONCE);
                 int val = readVal(m);
                 return (val & ~Q_LOCKED_MASK) != 0 ? NODE_LOCKED_0 : SET_PENDING;
             }
             case WAIT_OWNER:
                 /* smp_cond_load_acquire(&lock->locked, !VAL); */
-                m.order(Order.ACQUIRE);
+                m.order(MemoryOrder.ACQUIRE);
                 return m.word(LOCKED) == 0 ? CLEAR_PENDING_SET_LOCKED : BLOCKED;
             case NODE_LOCKED_0:
                 /* queue: node = this_cpu_ptr(&qnodes[0].mcs); idx = node->count++; tail = encode_tail(cpu, idx); node->locked = 0; */
-                m.order(Order.PLAIN);
+                m.order(MemoryOrder.PLAIN);
                 m.setNode(m.cpu(), N_LOCKED, 0);
                 return NODE_NEXT_NULL;
             case NODE_NEXT_NULL:
                 /* node->next = NULL; */
-                m.order(Order.PLAIN);
+                m.order(MemoryOrder.PLAIN);
                 m.setNode(m.cpu(), N_NEXT, 0);
                 return QUEUE_TRY_READ;
             case LINK_PREV: {
                 /* prev = decode_tail(old); WRITE_ONCE(prev->next, node); */
-                m.order(Order.ONCE);
+                m.order(MemoryOrder.ONCE);
                 int prev = m.reg(PREV);
                 m.setNode(prev - 1, N_NEXT, myTail(m));
                 m.setReg(PREV, 0);
@@ -377,12 +378,12 @@ public class QSpinlock extends RqSpinlock {
             }
             case READ_NEXT:
                 /* next = READ_ONCE(node->next); */
-                m.order(Order.ONCE);
+                m.order(MemoryOrder.ONCE);
                 m.setReg(NEXT, m.node(m.cpu(), N_NEXT));
                 return WAIT_HEAD;
             case WAIT_HEAD: {
                 /* val = atomic_cond_read_acquire(&lock->val, !(VAL & _Q_LOCKED_PENDING_MASK)); */
-                m.order(Order.ACQUIRE);
+                m.order(MemoryOrder.ACQUIRE);
                 int val = readVal(m);
                 if ((val & Q_LOCKED_PENDING_MASK) != 0) {
                     return BLOCKED;
@@ -395,7 +396,7 @@ public class QSpinlock extends RqSpinlock {
             }
             case HEAD_CMPXCHG: {
                 /* if (atomic_try_cmpxchg_relaxed(&lock->val, &val, _Q_LOCKED_VAL)) goto release; */
-                m.order(Order.RMW_RELAXED);
+                m.order(MemoryOrder.RMW_RELAXED);
                 int val = m.reg(VAL);
                 m.setReg(VAL, 0);
                 if (readVal(m) == val) {
@@ -406,7 +407,7 @@ public class QSpinlock extends RqSpinlock {
             }
             case WAIT_NEXT: {
                 /* next = smp_cond_load_relaxed(&node->next, (VAL)); */
-                m.order(Order.ONCE);
+                m.order(MemoryOrder.ONCE);
                 int next = m.node(m.cpu(), N_NEXT);
                 if (next == 0) {
                     return BLOCKED;

@@ -1,5 +1,6 @@
 package kcheck.model.rqlock;
 
+import kcheck.model.MemoryOrder;
 import kcheck.model.Kernel;
 
 /**
@@ -48,7 +49,7 @@ public final class QSpinlockRealBugs {
         @Override
         @Kernel(function = "queued_spin_lock_slowpath", file = "kernel/locking/qspinlock.c", version = "v4.17 (bug: before 59fb586b4a07)")
         public int queuedFetchSetPendingAcquire(int pc, Memory m) {
-            m.order(Order.RMW_ACQUIRE);
+            m.order(MemoryOrder.RMW_ACQUIRE);
             int val = m.reg(VAL);
             int nw = Q_LOCKED_VAL;
             if (val == Q_LOCKED_VAL) {
@@ -120,7 +121,7 @@ public final class QSpinlockRealBugs {
                 line = 143)
         public int queuedFetchSetPendingAcquire(int pc, Memory m) {
             /* arch_atomic_read, then arch_atomic_try_cmpxchg: a locked cmpxchg, fully ordered on x86 */
-            m.order(pc == SET_PENDING ? Order.ONCE : Order.RMW_FULL);
+            m.order(pc == SET_PENDING ? MemoryOrder.ONCE : MemoryOrder.RMW_FULL);
             if (pc == SET_PENDING) {
                 m.setReg(VAL, readVal(m));
                 return READ_AFTER_PENDING;
@@ -187,7 +188,7 @@ public final class QSpinlockRealBugs {
         @Override
         @Kernel(function = "xchg_tail", file = "kernel/locking/qspinlock.c", version = "v4.15 (bug: before 95bcade33a8a)")
         public int xchgTail(Memory m) {
-            m.order(Order.RMW_RELEASE);
+            m.order(MemoryOrder.RMW_RELEASE);
             return exchangeTail(m);
         }
 

@@ -1,5 +1,7 @@
 package kcheck.model.rqlock;
 
+import kcheck.model.MemoryOrder;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -115,11 +117,11 @@ public abstract class RqSpinlock {
         void setReg(int field, int value);
 
         /**
-         * The ordering the kernel code gives the step's one shared-memory access ({@link Order}). A step
+         * The ordering the kernel code gives the step's one shared-memory access ({@link MemoryOrder}). A step
          * states it before its access; a sequentially consistent memory ignores it, the memory of
          * {@code --param memory-model=lkmm} turns the access into LKMM events with it.
          */
-        default void order(Order order) {
+        default void order(MemoryOrder order) {
         }
 
         /**
@@ -138,29 +140,6 @@ public abstract class RqSpinlock {
         }
     }
 
-    /**
-     * How the kernel orders one access (tools/memory-model/Documentation/ordering.txt). An RMW's
-     * ordering applies when it writes; a conditional RMW that fails (a failed {@code cmpxchg}) is a
-     * read that orders nothing.
-     */
-    public enum Order {
-        /** An unmarked C access ({@code node->locked = 0}). */
-        PLAIN,
-        /** {@code READ_ONCE}, {@code WRITE_ONCE}, {@code atomic_read}, {@code smp_cond_load_relaxed}. */
-        ONCE,
-        /** {@code smp_load_acquire}, {@code smp_cond_load_acquire}, {@code atomic_cond_read_acquire}. */
-        ACQUIRE,
-        /** {@code smp_store_release}. */
-        RELEASE,
-        /** {@code xchg_relaxed}, {@code atomic_try_cmpxchg_relaxed}. */
-        RMW_RELAXED,
-        /** {@code atomic_try_cmpxchg_acquire}: acquire on success. */
-        RMW_ACQUIRE,
-        /** {@code xchg_release}. */
-        RMW_RELEASE,
-        /** A fully ordered RMW ({@code xchg}, {@code atomic_try_cmpxchg}, x86's {@code lock}-prefixed instructions). */
-        RMW_FULL
-    }
 
     /** A name for listings and output, e.g. {@code ticket}. */
     public abstract String name();

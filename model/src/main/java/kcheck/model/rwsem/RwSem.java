@@ -1,5 +1,7 @@
 package kcheck.model.rwsem;
 
+import kcheck.model.MemoryOrder;
+
 /**
  * The {@code struct rw_semaphore} as the reference code sees it, and the few scheduler and
  * locking services it calls. Every method that touches memory shared with other tasks is one
@@ -42,6 +44,24 @@ public interface RwSem {
     int WAITER_CURRENT = 2;
     /** The front waiter, a writer ({@link #wakeUpFrontWriter}). */
     int WAITER_FRONT_WRITER = 3;
+
+    /* ---- memory ordering (tools/memory-model): ignored under sequential consistency ---- */
+
+    /**
+     * The ordering the kernel code gives the next {@code sem->count} or {@code sem->owner} operation, or the
+     * caller's {@code waiter.task} load ({@link MemoryOrder}): {@code atomic_long_add_return_acquire} is
+     * {@code RMW_ACQUIRE}, {@code atomic_long_read} is {@code ONCE}, and so on. Under {@code memory-model=lkmm}
+     * each such operation must be preceded by one; under sequential consistency it is ignored.
+     */
+    default void order(MemoryOrder order) {
+    }
+
+    /**
+     * A barrier the kernel code executes here: linux-kernel.bell's fence name ({@code mb}, {@code rmb},
+     * {@code wmb}; {@code smp_acquire__after_ctrl_dep()} is {@code rmb}). Ignored under sequential consistency.
+     */
+    default void barrier(String fence) {
+    }
 
     /* ---- sem->count ---- */
 

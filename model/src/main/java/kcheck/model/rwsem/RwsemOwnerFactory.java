@@ -107,6 +107,15 @@ public final class RwsemOwnerFactory implements ModelFactory {
                     + " RD/WR_NONSPINNABLE owner bits, writer_wait_state handoff"), RwsemV54::new)
             .variant(VariantInfo.of("v5.4+2f06f702925b", "v5.4 with 2f06f702925b (and c8fe8b056438 it needs): readers do not spin"
                     + " on a lock other readers own"), RwsemV54Fixed::new)
+            .variant(VariantInfo.of("bug-e1b98fa31664", "real bug under --param memory-model=lkmm only: e1b98fa31664 \"locking/rwsem: "
+                    + "Add missing ACQUIRE to read_slowpath exit when queue is empty\" (v5.3). v6.12 without the smp_acquire__after_ctrl_dep() "
+                    + "of rwsem_down_read_slowpath's queue-empty exit: the reader's critical section is not ordered after the count load "
+                    + "that saw the writer gone. Under sequential consistency v6.12's program; under lkmm mutual-exclusion is VIOLATED at "
+                    + "1 reader + 1 writer"), RwsemRealBugs.BugE1b98fa31664::new)
+            .variant(VariantInfo.of("bug-99143f82a255", "real bug under --param memory-model=lkmm only: 99143f82a255 \"locking/rwsem: "
+                    + "Add missing ACQUIRE to read_slowpath sleep loop\" (v5.3). v6.12 whose sleeping reader tests waiter.task with a plain "
+                    + "load instead of smp_load_acquire(). Under sequential consistency v6.12's program; under lkmm mutual-exclusion is "
+                    + "VIOLATED at 1 reader + 1 writer"), RwsemRealBugs.Bug99143f82a255::new)
             .variant(VariantInfo.realBug("2f06f702925b", "locking/rwsem: Prevent potential lock starvation", "v5.11",
                     "the v5.4 port itself (the code the fix changed, as released): readers spinning onto a reader-owned lock keep"
                     + " the reader count above zero, so a sleeping writer is never woken"), RwsemV54::new)

@@ -14,6 +14,7 @@ import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_ANY;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READ_OWNED;
 
 import kcheck.model.Kernel;
+import kcheck.model.MemoryOrder;
 
 /**
  * Real kernel bugs, fixed in mainline, reintroduced into a port: each class undoes exactly the
@@ -343,6 +344,41 @@ public final class RwsemRealBugs {
             /* the handoff wait's call, rwsem_spin_on_owner(sem, RWSEM_NONSPINNABLE) in the fix, is (sem, 0) here;
                rwsem_optimistic_spin's calls pass one bit (RD or WR) and are unchanged */
             return super.rwsemSpinOnOwner(sem, nonspinnable == RwsemBits.RWSEM_NONSPINNABLE_V5 ? 0 : nonspinnable);
+        }
+    }
+
+    /**
+     * e1b98fa31664 "locking/rwsem: Add missing ACQUIRE to read_slowpath exit when queue is empty" (v5.3; Jan Stancek,
+     * LKML 50b8914e20d1d62bb2dee42d342836c2c16ebee7.1563438048.git.jstancek@redhat.com): a reader whose fast path saw a
+     * writer, and whose slow path then finds the wait list empty and the writer gone, returned holding the lock with no
+     * ACQUIRE: its count load is relaxed and the wait_lock it holds was never taken by the writer, so the critical
+     * section's loads may be satisfied before the writer's stores are visible (seen on arm64 as a stale vmacache).
+     * The fix added {@code smp_acquire__after_ctrl_dep()}; undone here in v6.12's code, which still has it at
+     * rwsem.c:1048. A bug of the memory ordering only: under sequential consistency this is v6.12's program.
+     */
+    public static final class BugE1b98fa31664 extends RwsemV612 {
+        @Override
+        @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12 with e1b98fa31664 undone",
+                line = 1048)
+        protected void queueEmptyAcquire(RwSem sem) {
+            /* no smp_acquire__after_ctrl_dep() */
+        }
+    }
+
+    /**
+     * 99143f82a255 "locking/rwsem: Add missing ACQUIRE to read_slowpath sleep loop" (v5.3; Peter Zijlstra and Will
+     * Deacon): the sleeping reader tested {@code waiter.task} with a plain load, so once it saw the waker's
+     * {@code smp_store_release(&waiter->task, NULL)} nothing ordered its critical section after the releasing writer's
+     * ("Allows 'r == 0'", the commit message). The fix made the load {@code smp_load_acquire()}; undone here in v6.12's
+     * code (rwsem.c:1072). A bug of the memory ordering only: under sequential consistency this is v6.12's program.
+     */
+    public static final class Bug99143f82a255 extends RwsemV612 {
+        @Override
+        @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12 with 99143f82a255 undone",
+                line = 1072)
+        protected boolean waiterGranted(RwSem sem) {
+            sem.order(MemoryOrder.PLAIN);                           /* if (!waiter.task) */
+            return sem.waiterTaskIsNull();
         }
     }
 }

@@ -25,6 +25,7 @@ import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READERS;
 import static kcheck.model.rwsem.RwsemCount.RWSEM_WAKE_READ_OWNED;
 
 import kcheck.model.Kernel;
+import kcheck.model.MemoryOrder;
 
 /**
  * kernel/locking/rwsem.c of v6.12 (Debian's linux-source-6.12, v6.12.117; the !CONFIG_PREEMPT_RT
@@ -129,17 +130,20 @@ public class RwsemV612 implements RwsemVariant {
     @Kernel(function = "rwsem_set_owner", file = "kernel/locking/rwsem.c", version = "v6.12", line = 140)
     protected void rwsemSetOwner(RwSem sem) {
         sem.lockdepAssertPreemptionDisabled();
+        sem.order(MemoryOrder.ONCE);
         sem.writeOwner(sem.current());                              /* atomic_long_set(&sem->owner, (long)current) */
     }
 
     @Kernel(function = "rwsem_clear_owner", file = "kernel/locking/rwsem.c", version = "v6.12", line = 146)
     protected void rwsemClearOwner(RwSem sem) {
         sem.lockdepAssertPreemptionDisabled();
+        sem.order(MemoryOrder.ONCE);
         sem.writeOwner(0);                                          /* atomic_long_set(&sem->owner, 0) */
     }
 
     @Kernel(function = "rwsem_test_oflags", file = "kernel/locking/rwsem.c", version = "v6.12", line = 155)
     protected boolean rwsemTestOflags(RwSem sem, long flags) {
+        sem.order(MemoryOrder.ONCE);
         return (sem.readOwner() & flags) != 0;
     }
 
@@ -147,7 +151,9 @@ public class RwsemV612 implements RwsemVariant {
     @Kernel(function = "__rwsem_set_reader_owned", file = "kernel/locking/rwsem.c", version = "v6.12", line = 170)
     protected void __rwsemSetReaderOwned(RwSem sem, long owner) {
         srOwner = owner;
+        sem.order(MemoryOrder.ONCE);
         long val = srOwner | RWSEM_READER_OWNED | (sem.readOwner() & RWSEM_NONSPINNABLE);
+        sem.order(MemoryOrder.ONCE);
         sem.writeOwner(val);                                        /* atomic_long_set(&sem->owner, val) */
     }
 
@@ -164,6 +170,7 @@ public class RwsemV612 implements RwsemVariant {
     /** Set the RWSEM_NONSPINNABLE bits if the RWSEM_READER_OWNED flag remains set. */
     @Kernel(function = "rwsem_set_nonspinnable", file = "kernel/locking/rwsem.c", version = "v6.12", line = 235)
     protected void rwsemSetNonspinnable(RwSem sem) {
+        sem.order(MemoryOrder.ONCE);
         snOwner = sem.readOwner();
         do {
             if ((snOwner & RWSEM_READER_OWNED) == 0) {
@@ -172,6 +179,7 @@ public class RwsemV612 implements RwsemVariant {
             if ((snOwner & RWSEM_NONSPINNABLE) != 0) {
                 break;
             }
+            sem.order(MemoryOrder.RMW_FULL);
             long found = sem.ownerCmpxchg(snOwner, snOwner | RWSEM_NONSPINNABLE);
             if (found == snOwner) {
                 break;
@@ -182,6 +190,7 @@ public class RwsemV612 implements RwsemVariant {
 
     @Kernel(function = "rwsem_read_trylock", file = "kernel/locking/rwsem.c", version = "v6.12", line = 248)
     protected boolean rwsemReadTrylock(RwSem sem) {
+        sem.order(MemoryOrder.RMW_ACQUIRE);
         downCount = sem.atomicLongAddReturn(RWSEM_READER_BIAS);    /* atomic_long_add_return_acquire */
         readerBiasAnnotation(sem, downCount);
         if (downCount < 0) {                                        /* WARN_ON_ONCE(*cntp < 0) */
@@ -209,6 +218,7 @@ public class RwsemV612 implements RwsemVariant {
     @Kernel(function = "rwsem_write_trylock", file = "kernel/locking/rwsem.c", version = "v6.12", line = 263)
     protected boolean rwsemWriteTrylock(RwSem sem) {
         long tmp = RWSEM_UNLOCKED_VALUE;
+        sem.order(MemoryOrder.RMW_ACQUIRE);
         if (sem.atomicLongCmpxchg(tmp, RWSEM_WRITER_LOCKED) == tmp) {  /* atomic_long_try_cmpxchg_acquire */
             sem.lockAcquired();
             rwsemSetOwner(sem);
@@ -220,6 +230,7 @@ public class RwsemV612 implements RwsemVariant {
     /** The owner word: pointer | flags (the caller splits it as rwsem_owner_flags() does). */
     @Kernel(function = "rwsem_owner_flags", file = "kernel/locking/rwsem.c", version = "v6.12", line = 280)
     protected long rwsemOwnerFlags(RwSem sem) {
+        sem.order(MemoryOrder.ONCE);
         return sem.readOwner();                                     /* atomic_long_read(&sem->owner) */
     }
 
@@ -240,6 +251,7 @@ public class RwsemV612 implements RwsemVariant {
         if (!sem.listEmpty()) {
             return true;
         }
+        sem.order(MemoryOrder.RMW_RELAXED);
         sem.atomicLongAndnot(RWSEM_FLAG_HANDOFF | RWSEM_FLAG_WAITERS);
         return false;
     }
@@ -266,6 +278,7 @@ public class RwsemV612 implements RwsemVariant {
         }
 
         /* No reader wakeup if there are too many of them already. */
+        sem.order(MemoryOrder.ONCE);
         if (sem.atomicLongRead() < 0) {
             return;
         }
@@ -274,6 +287,7 @@ public class RwsemV612 implements RwsemVariant {
          * before counting readers so we can bail out early if a writer stole the lock. */
         if (mwWakeType != RWSEM_WAKE_READ_OWNED) {
             mwAdjustment = RWSEM_READER_BIAS;
+            sem.order(MemoryOrder.RMW_FULL);
             mwOldcount = sem.atomicLongFetchAdd(mwAdjustment);
             if ((mwOldcount & RWSEM_WRITER_MASK) != 0) {
                 /* When we've been waiting "too" long (for writers to give up the lock), request a HANDOFF to force
@@ -284,6 +298,7 @@ public class RwsemV612 implements RwsemVariant {
                     }
                     sem.setFirstWaiterHandoff();                    /* waiter->handoff_set = true */
                 }
+                sem.order(MemoryOrder.RMW_RELAXED);
                 sem.atomicLongAdd(-mwAdjustment);
                 return;
             }
@@ -296,6 +311,7 @@ public class RwsemV612 implements RwsemVariant {
          * count them). */
         mwWoken = sem.waitListMoveReaders();
         mwAdjustment = mwWoken * RWSEM_READER_BIAS - mwAdjustment;
+        sem.order(MemoryOrder.ONCE);
         mwOldcount = sem.atomicLongRead();
         if (sem.listEmpty()) {
             /* Combined with list_move_tail() above, this implies rwsem_del_waiter(). */
@@ -316,6 +332,7 @@ public class RwsemV612 implements RwsemVariant {
         mwWoken = 0;                                                /* program free of dead values) */
         mwAdjustment = 0;
         if (adjustment != 0) {
+            sem.order(MemoryOrder.RMW_RELAXED);
             sem.atomicLongAdd(adjustment);
         }
         /* 2nd pass */
@@ -325,6 +342,7 @@ public class RwsemV612 implements RwsemVariant {
             /* Ensure calling get_task_struct() before setting the reader waiter to nil such that
              * rwsem_down_read_slowpath() cannot race with do_exit() by always holding a reference count to the task to
              * wakeup. */
+            sem.order(MemoryOrder.RELEASE);
             sem.clearWaiterTask(RwSem.WAITER_WLIST);                /* smp_store_release(&waiter->task, NULL) */
             /* Ensure issuing the wakeup (either by us or someone else) after setting the reader waiter to nil. */
             sem.wakeQAdd(RwSem.WAITER_CURRENT);                     /* wake_q_add_safe(wake_q, tsk) */
@@ -339,6 +357,7 @@ public class RwsemV612 implements RwsemVariant {
     protected boolean rwsemTryWriteLock(RwSem sem) {
         /* struct rwsem_waiter *first = rwsem_first_waiter(sem); */
         sem.lockdepAssertHeldWaitLock();
+        sem.order(MemoryOrder.ONCE);
         twCount = sem.atomicLongRead();
         do {
             boolean hasHandoff = (twCount & RWSEM_FLAG_HANDOFF) != 0;
@@ -364,6 +383,7 @@ public class RwsemV612 implements RwsemVariant {
                     twNew &= ~RWSEM_FLAG_WAITERS;
                 }
             }
+            sem.order(MemoryOrder.RMW_ACQUIRE);
             long found = sem.atomicLongCmpxchg(twCount, twNew);     /* atomic_long_try_cmpxchg_acquire */
             if (found == twCount) {
                 break;
@@ -394,8 +414,10 @@ public class RwsemV612 implements RwsemVariant {
     /** Try to acquire write lock before the writer has been put on wait queue. */
     @Kernel(function = "rwsem_try_write_lock_unqueued", file = "kernel/locking/rwsem.c", version = "v6.12", line = 688)
     protected boolean rwsemTryWriteLockUnqueued(RwSem sem) {
+        sem.order(MemoryOrder.ONCE);
         tuCount = sem.atomicLongRead();
         while ((tuCount & (RWSEM_LOCK_MASK | RWSEM_FLAG_HANDOFF)) == 0) {
+            sem.order(MemoryOrder.RMW_ACQUIRE);
             long found = sem.atomicLongCmpxchg(tuCount, tuCount | RWSEM_WRITER_LOCKED);   /* try_cmpxchg_acquire */
             if (found == tuCount) {
                 sem.lockAcquired();
@@ -471,6 +493,7 @@ public class RwsemV612 implements RwsemVariant {
     /** Spinning threshold = (10 + nr_readers/2)us, capped at 25us: here a deadline that passes as an environment step. */
     @Kernel(function = "rwsem_rspin_threshold", file = "kernel/locking/rwsem.c", version = "v6.12", line = 804)
     protected void rwsemRspinThreshold(RwSem sem) {
+        sem.order(MemoryOrder.ONCE);
         sem.atomicLongRead();                                       /* readers = count >> RWSEM_READER_SHIFT: delta only */
         sem.armSpinDeadline();                                      /* return sched_clock() + delta */
     }
@@ -540,6 +563,7 @@ public class RwsemV612 implements RwsemVariant {
     @Kernel(function = "clear_nonspinnable", file = "kernel/locking/rwsem.c", version = "v6.12", line = 939)
     protected void clearNonspinnable(RwSem sem) {
         if (rwsemTestOflags(sem, RWSEM_NONSPINNABLE)) {
+            sem.order(MemoryOrder.RMW_RELAXED);
             sem.ownerAndnot(RWSEM_NONSPINNABLE);
         }
     }
@@ -595,6 +619,28 @@ public class RwsemV612 implements RwsemVariant {
         rwsemMarkWake(sem, cwWakeType);
     }
 
+    /**
+     * {@code smp_acquire__after_ctrl_dep()} (include/asm-generic/barrier.h: {@code smp_rmb()}) at rwsem.c:1048, on the
+     * queue-empty exit of rwsem_down_read_slowpath(): with the control dependency on the count just read, the reader's
+     * critical section is ordered after it. Added by e1b98fa31664 ("locking/rwsem: Add missing ACQUIRE to read_slowpath
+     * exit when queue is empty"); its own method so that a variant can take it out.
+     */
+    @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1048)
+    protected void queueEmptyAcquire(RwSem sem) {
+        sem.barrier("rmb");
+    }
+
+    /**
+     * {@code !smp_load_acquire(&waiter.task)} at rwsem.c:1072, the reader's sleep loop: true when a waker has granted
+     * the lock. The acquire came with 99143f82a255 ("locking/rwsem: Add missing ACQUIRE to read_slowpath sleep loop");
+     * its own method so that a variant can weaken it.
+     */
+    @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 1072)
+    protected boolean waiterGranted(RwSem sem) {
+        sem.order(MemoryOrder.ACQUIRE);
+        return sem.waiterTaskIsNull();
+    }
+
     /** Wait for the read lock to be granted. */
     @Kernel(function = "rwsem_down_read_slowpath", file = "kernel/locking/rwsem.c", version = "v6.12", line = 994)
     protected boolean rwsemDownReadSlowpath(RwSem sem, long count, int state) {
@@ -605,6 +651,7 @@ public class RwsemV612 implements RwsemVariant {
 
         /* To prevent a constant stream of readers from starving a sleeping writer, don't attempt optimistic lock
          * stealing if the lock is very likely owned by readers. */
+        sem.order(MemoryOrder.ONCE);
         if (!((sem.readOwner() & RWSEM_READER_OWNED) != 0 && rdRcnt > 1 && (rdCount & RWSEM_WRITER_LOCKED) == 0)) {
             /* Reader optimistic lock stealing. */
             if ((rdCount & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF)) == 0) {
@@ -631,9 +678,10 @@ public class RwsemV612 implements RwsemVariant {
         if (sem.listEmpty()) {
             /* In case the wait queue is empty and the lock isn't owned by a writer, this reader can exit the slowpath
              * and return immediately as its RWSEM_READER_BIAS has already been set in the count. */
+            sem.order(MemoryOrder.ONCE);
             if ((sem.atomicLongRead() & RWSEM_WRITER_MASK) == 0) {
                 sem.lockAcquired();
-                /* Provide lock ACQUIRE: smp_acquire__after_ctrl_dep(); */
+                queueEmptyAcquire(sem);                             /* Provide lock ACQUIRE */
                 sem.rawSpinUnlockIrq();
                 rwsemSetReaderOwned(sem);
                 return true;
@@ -643,6 +691,7 @@ public class RwsemV612 implements RwsemVariant {
         rwsemAddWaiter(sem, RWSEM_WAITING_FOR_READ);
 
         /* we're now waiting on the lock, but no longer actively locking */
+        sem.order(MemoryOrder.RMW_FULL);
         rdCount = sem.atomicLongAddReturn(rdAdjustment);
         sem.lockReleased();                                         /* the bias is out (if it was holding) */
         rdAdjustment = 0;                                           /* model: dead from here */
@@ -659,11 +708,13 @@ public class RwsemV612 implements RwsemVariant {
         /* wait to be given the lock */
         for (;;) {
             sem.setCurrentState();                      /* set_current_state(state); */
-            if (sem.waiterTaskIsNull()) {                           /* !smp_load_acquire(&waiter.task) */
+            if (waiterGranted(sem)) {                               /* !smp_load_acquire(&waiter.task) */
+                /* Matches rwsem_mark_wake()'s smp_store_release(). */
                 break;
             }
             if (signalPendingState(sem, state)) {
                 sem.rawSpinLockIrq();
+                sem.order(MemoryOrder.PLAIN);
                 if (!sem.waiterTaskIsNull()) {                      /* if (waiter.task) goto out_nolock; */
                     readOutNolock(sem);
                     return false;                                   /* ERR_PTR(-EINTR) */
@@ -699,6 +750,7 @@ public class RwsemV612 implements RwsemVariant {
 
         /* we're now waiting on the lock */
         if (!sem.isFirstWaiter()) {                                 /* rwsem_first_waiter(sem) != &waiter */
+            sem.order(MemoryOrder.ONCE);
             rwsemCondWakeWaiter(sem, sem.atomicLongRead());
             if (!sem.wakeQEmpty()) {
                 /* We want to minimize wait_lock hold time especially when a large number of readers are to be woken
@@ -708,6 +760,7 @@ public class RwsemV612 implements RwsemVariant {
                 sem.rawSpinLockIrq();
             }
         } else {
+            sem.order(MemoryOrder.RMW_RELAXED);
             sem.atomicLongOr(RWSEM_FLAG_WAITERS);
         }
 
@@ -809,6 +862,7 @@ public class RwsemV612 implements RwsemVariant {
         /* DEBUG_RWSEMS_WARN_ON(sem->magic != sem, sem); DEBUG_RWSEMS_WARN_ON(!is_rwsem_reader_owned(sem), sem); */
         sem.preemptDisable();
         rwsemClearReaderOwned(sem);
+        sem.order(MemoryOrder.RMW_RELEASE);
         long tmp = sem.atomicLongAddReturn(-RWSEM_READER_BIAS);    /* atomic_long_add_return_release */
         sem.lockReleased();
         /* DEBUG_RWSEMS_WARN_ON(tmp < 0, sem); */
@@ -826,6 +880,7 @@ public class RwsemV612 implements RwsemVariant {
          * RWSEM_NONSPINNABLE bits. DEBUG_RWSEMS_WARN_ON(...) */
         sem.preemptDisable();
         rwsemClearOwner(sem);
+        sem.order(MemoryOrder.RMW_RELEASE);
         long tmp = sem.atomicLongFetchAdd(-RWSEM_WRITER_LOCKED);   /* atomic_long_fetch_add_release */
         sem.lockReleased();
         if ((tmp & RWSEM_FLAG_WAITERS) != 0) {

@@ -1,0 +1,58 @@
+package kcheck.lkmm;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import kcheck.litmus.GraphSearch;
+import kcheck.model.rwsem.RwsemVariant;
+
+/**
+ * rwsem-owner's rwsem.c ports under the Linux-kernel memory model ({@code --param memory-model=lkmm}): each
+ * reader runs {@code rounds} passes of {@code down_read()}, critical section, {@code up_read()}, each writer
+ * the same with {@code down_write()} and {@code up_write()}, through the variant's own code
+ * ({@link RwsemProgram}, {@link RwsemMemory}), and {@link GraphSearch} builds every LKMM-consistent execution.
+ *
+ * <p>Properties, as for the spinlock ({@link LkmmCheck}): {@code mutual-exclusion} (no reader reads the
+ * critical-section counter while a writer is inside, and writers' sections are ordered: the counter ends at
+ * twice their number), {@code deadlock-free} (no execution in which a task sleeps or spins for ever while
+ * every other task has finished, sleeps or spins) and, opt-in, {@code data-race-free}.
+ */
+public final class RwsemCheck {
+    private RwsemCheck() {
+    }
+
+    /** Every task runs {@code impl}'s code (one run at a time, from its start: one instance serves them all). */
+    public static LkmmCheck.Result check(RwsemVariant impl, int readers, int writers, int rounds, Set<String> properties, Duration timeLimit, long maxGraphs) {
+        if (impl.encoding() != RwsemVariant.Encoding.BITS) {
+            throw new kcheck.model.ModelInputException("memory-model=lkmm runs the rwsem.c ports of v5.11 and later (v6.12 and its "
+                    + "variants), whose operations state their ordering; this port is " + impl.encoding());
+        }
+        Set<String> wanted = LkmmCheck.wanted(properties);
+        List<GraphSearch.Program> threads = new ArrayList<>();
+        for (int t = 0; t < readers + writers; t++) {
+            threads.add(new RwsemProgram(impl, t, readers, writers, rounds));
+        }
+        List<String> locs = RwsemProgram.locations(readers, writers);
+        Map<String, Long> init = new HashMap<>();
+        for (String l : locs) {
+            init.put(l, 0L);
+        }
+        long expected = 2L * writers * rounds;
+        GraphSearch.Outcome outcome = (fin, runs) -> {
+            for (int t = 0; t < readers; t++) {
+                if (fin.get(RwsemProgram.sawWriter(t)) != 0) {
+                    return "reader t" + t + " read the critical-section counter odd: a writer was inside its critical section "
+                            + "(or the reader's read was not ordered after the writer's whole section)";
+                }
+            }
+            long cs = fin.get(RwsemProgram.CS);
+            return cs == expected ? null : "the critical sections' counter ends at " + cs + " after " + writers * rounds
+                    + " writer sections (" + expected + " expected): two writers' sections were not ordered by the lock";
+        };
+        return LkmmCheck.search(locs, Map.of(), init, threads, outcome, wanted, timeLimit, maxGraphs);
+    }
+}

@@ -1,0 +1,136 @@
+package kcheck.lkmm;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+
+import kcheck.litmus.GraphSearch;
+import kcheck.litmus.GraphSearch.Access;
+import kcheck.litmus.GraphSearch.Kind;
+import kcheck.litmus.GraphSearch.Next;
+import kcheck.litmus.GraphSearch.Run;
+import kcheck.model.ModelInputException;
+import kcheck.model.rwsem.RwsemVariant;
+
+/**
+ * One task of rwsem-owner under {@code memory-model=lkmm}: {@code rounds} times {@code down_read()} (or
+ * {@code down_write()}), the critical section, {@code up_read()} ({@code up_write()}), run by the variant's
+ * own Java code against {@link RwsemMemory}, from the start on every run (the port's {@code FrameLocal}
+ * fields are cleared first).
+ *
+ * <p>The critical sections: a writer's is {@code r = READ_ONCE(cs); WRITE_ONCE(cs, r + 1); WRITE_ONCE(cs,
+ * r + 2)}, so {@code cs} is odd exactly while a writer is inside; a reader's is {@code r = READ_ONCE(cs)} and,
+ * when {@code r} is odd, {@code WRITE_ONCE(tN.saw_writer, 1)}. Exclusion holds when {@code cs} ends at twice
+ * the writers' sections and no reader saw a writer inside.
+ */
+final class RwsemProgram implements GraphSearch.Program {
+    static final String CS = "cs";
+
+    static String sawWriter(int task) {
+        return "t" + task + ".saw_writer";
+    }
+
+    private final RwsemVariant impl;
+    private final List<Field> locals = new ArrayList<>();
+    private final int task;
+    private final int tasks;
+    private final int readers;
+    private final int rounds;
+
+    RwsemProgram(RwsemVariant impl, int task, int readers, int writers, int rounds) {
+        this.impl = impl;
+        this.task = task;
+        this.readers = readers;
+        this.tasks = readers + writers;
+        this.rounds = rounds;
+        for (Class<?> c = impl.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) {
+                    continue;
+                }
+                Class<?> t = f.getType();
+                if (Modifier.isFinal(f.getModifiers()) || (t != long.class && t != int.class && t != boolean.class)) {
+                    throw new ModelInputException(impl.getClass().getName() + ": field " + f.getName()
+                            + " must be a plain long, int or boolean (a kernel local)");
+                }
+                f.setAccessible(true);
+                locals.add(f);
+            }
+        }
+    }
+
+    boolean writer() {
+        return task >= readers;
+    }
+
+    private void clearLocals() {
+        try {
+            for (Field f : locals) {
+                if (f.getType() == long.class) {
+                    f.setLong(impl, 0);
+                } else if (f.getType() == int.class) {
+                    f.setInt(impl, 0);
+                } else {
+                    f.setBoolean(impl, false);
+                }
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public Run run(long[] values) {
+        clearLocals();
+        StepRecorder.Inputs in = new StepRecorder.Inputs(values);
+        List<Access> ev = new ArrayList<>();
+        RwsemMemory m = new RwsemMemory(task, tasks, readers, in, ev);
+        try {
+            for (int round = 0; round < rounds; round++) {
+                if (writer()) {
+                    impl.downWrite(m);
+                    long r = in.take(CS);
+                    int read = ev.size();
+                    ev.add(new Access(Kind.READ, CS, r, GraphSearch.ONCE, null, m.reads, 0, -1, "critical section: READ_ONCE(cs)"));
+                    m.reads |= 1L << read;
+                    ev.add(new Access(Kind.WRITE, CS, r + 1, GraphSearch.ONCE, null, m.reads, 1L << read, -1,
+                            "critical section: WRITE_ONCE(cs, " + (r + 1) + ")"));
+                    ev.add(new Access(Kind.WRITE, CS, r + 2, GraphSearch.ONCE, null, m.reads, 1L << read, -1,
+                            "critical section: WRITE_ONCE(cs, " + (r + 2) + ")"));
+                    impl.upWrite(m);
+                } else {
+                    impl.downRead(m);
+                    long r = in.take(CS);
+                    int read = ev.size();
+                    ev.add(new Access(Kind.READ, CS, r, GraphSearch.ONCE, null, m.reads, 0, -1, "critical section: READ_ONCE(cs)"));
+                    m.reads |= 1L << read;
+                    if ((r & 1) != 0) {
+                        ev.add(new Access(Kind.WRITE, sawWriter(task), 1, GraphSearch.ONCE, null, m.reads, 0, -1,
+                                "critical section: cs is odd, a writer is inside: WRITE_ONCE(saw_writer, 1)"));
+                    }
+                    impl.upRead(m);
+                }
+            }
+        } catch (StepRecorder.NeedInput need) {
+            return new Run(ev, Next.READ, need.loc, 0);
+        } catch (RwsemMemory.Blocked b) {
+            return new Run(ev, Next.BLOCKED, null, 0);
+        }
+        return new Run(ev, Next.END, null, 0);
+    }
+
+    /** The locations: the rwsem's, the critical section's, each task's waiter, state and (readers) saw_writer flag. */
+    static List<String> locations(int readers, int writers) {
+        List<String> out = new ArrayList<>(List.of(RwsemMemory.COUNT, RwsemMemory.OWNER, RwsemMemory.WAIT_LOCK, RwsemMemory.WAIT_LIST,
+                CS));
+        for (int t = 0; t < readers + writers; t++) {
+            out.add(RwsemMemory.waiterTask(t));
+            out.add(RwsemMemory.state(t));
+            if (t < readers) {
+                out.add(sawWriter(t));
+            }
+        }
+        return out;
+    }
+}
