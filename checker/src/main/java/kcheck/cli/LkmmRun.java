@@ -121,6 +121,7 @@ final class LkmmRun {
             doc.put("graphs", r.graphs());
             doc.put("executions", r.executions());
             doc.put("seconds", Math.round(r.seconds() * 1000) / 1000.0);
+            doc.put("executionsBuilt", "po|rf-acyclic (docs/lkmm-models.md, assumption 1)");
             if (r.incomplete() != null) {
                 doc.put("incomplete", r.incomplete());
             }
@@ -153,6 +154,10 @@ final class LkmmRun {
             if (x.witness() != null) {
                 violated.add(x);
             }
+        }
+        if (r.verdicts().stream().anyMatch(x -> x.verdict().equals("HOLDS"))) {
+            out.println("  (HOLDS: in every LKMM-consistent execution whose po | rf is acyclic, which is every one when each load's "
+                    + "value reaches the later stores of its " + unit + " by a dependency: docs/lkmm-models.md, assumption 1)");
         }
         for (LkmmCheck.Verdict x : violated) {
             out.println();
