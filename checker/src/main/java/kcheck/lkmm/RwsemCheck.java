@@ -17,8 +17,8 @@ import kcheck.model.rwsem.RwsemVariant;
  * ({@link RwsemProgram}, {@link RwsemMemory}), and {@link GraphSearch} builds every LKMM-consistent execution.
  *
  * <p>Properties, as for the spinlock ({@link LkmmCheck}): {@code mutual-exclusion} (no reader reads the
- * critical-section counter while a writer is inside, and writers' sections are ordered: the counter ends at
- * twice their number), {@code deadlock-free} (no execution in which a task sleeps or spins for ever while
+ * critical-section counter while a writer is inside, no reader section and writer section miss each other, and
+ * writers' sections are ordered: the counter ends at twice their number), {@code deadlock-free} (no execution in which a task sleeps or spins for ever while
  * every other task has finished, sleeps or spins) and, opt-in, {@code data-race-free}.
  */
 public final class RwsemCheck {
@@ -49,10 +49,48 @@ public final class RwsemCheck {
                             + "(or the reader's read was not ordered after the writer's whole section)";
                 }
             }
+            String missed = missedEachOther(runs, readers);
+            if (missed != null) {
+                return missed;
+            }
             long cs = fin.get(RwsemProgram.CS);
             return cs == expected ? null : "the critical sections' counter ends at " + cs + " after " + writers * rounds
                     + " writer sections (" + expected + " expected): two writers' sections were not ordered by the lock";
         };
         return LkmmCheck.search(locs, Map.of(), init, threads, outcome, wanted, timeLimit, maxGraphs);
+    }
+
+    /**
+     * A reader section and a writer section that each missed the other: reader N's k-th section read {@code cs} at
+     * most the value the writer's section started from (so it did not see that writer's section), and the writer read
+     * {@code tN.section} below k (so it did not see that reader's section). Under mutual exclusion one of the two
+     * comes first and the other sees it. Null if there is none.
+     */
+    static String missedEachOther(List<GraphSearch.Run> runs, int readers) {
+        for (int w = readers; w < runs.size(); w++) {
+            List<GraphSearch.Access> ev = runs.get(w).events();
+            for (int i = 0; i < ev.size(); i++) {
+                if (!RwsemProgram.WRITER_READ.equals(ev.get(i).label())) {
+                    continue;
+                }
+                long base = ev.get(i).value();
+                for (int n = 0; n < readers; n++) {
+                    long seen = ev.get(i + 1 + n).value();
+                    int k = 0;
+                    for (GraphSearch.Access a : runs.get(n).events()) {
+                        if (!RwsemProgram.READER_READ.equals(a.label())) {
+                            continue;
+                        }
+                        k++;
+                        if (seen < k && a.value() <= base) {
+                            return "reader t" + n + "'s critical section " + k + " read cs = " + a.value() + ", from before writer t" + w
+                                    + "'s section (which began at cs = " + base + "), and that writer's section read t" + n
+                                    + ".section = " + seen + ", from before the reader's: neither section was ordered before the other";
+                        }
+                    }
+                }
+            }
+        }
+        return null;
     }
 }

@@ -19,13 +19,24 @@ import kcheck.model.rwsem.RwsemVariant;
  * own Java code against {@link RwsemMemory}, from the start on every run (the port's {@code FrameLocal}
  * fields are cleared first).
  *
- * <p>The critical sections: a writer's is {@code r = READ_ONCE(cs); WRITE_ONCE(cs, r + 1); WRITE_ONCE(cs,
- * r + 2)}, so {@code cs} is odd exactly while a writer is inside; a reader's is {@code r = READ_ONCE(cs)} and,
- * when {@code r} is odd, {@code WRITE_ONCE(tN.saw_writer, 1)}. Exclusion holds when {@code cs} ends at twice
- * the writers' sections and no reader saw a writer inside.
+ * <p>The critical sections: a writer's is {@code r = READ_ONCE(cs)}, a {@code READ_ONCE} of each reader's
+ * {@code tN.section}, then {@code WRITE_ONCE(cs, r + 1); WRITE_ONCE(cs, r + 2)}, so {@code cs} is odd exactly
+ * while a writer is inside; reader N's k-th is {@code WRITE_ONCE(tN.section, k); r = READ_ONCE(cs)} and, when
+ * {@code r} is odd, {@code WRITE_ONCE(tN.saw_writer, 1)}. Exclusion ({@link RwsemCheck}): {@code cs} ends at
+ * twice the writers' sections, no reader saw a writer inside, and no reader section and writer section each
+ * missed the other (the reader read {@code cs} from before the writer's section, the writer read the reader's
+ * {@code section} from before it).
  */
 final class RwsemProgram implements GraphSearch.Program {
     static final String CS = "cs";
+
+    static final String WRITER_READ = "critical section: READ_ONCE(cs)";
+    static final String READER_READ = "critical section (reader): READ_ONCE(cs)";
+
+    /** Reader {@code task}'s section counter: its k-th critical section stores k. */
+    static String section(int task) {
+        return "t" + task + ".section";
+    }
 
     static String sawWriter(int task) {
         return "t" + task + ".saw_writer";
@@ -92,18 +103,28 @@ final class RwsemProgram implements GraphSearch.Program {
                     impl.downWrite(m);
                     long r = in.take(CS);
                     int read = ev.size();
-                    ev.add(new Access(Kind.READ, CS, r, GraphSearch.ONCE, null, m.reads, 0, -1, "critical section: READ_ONCE(cs)"));
+                    ev.add(new Access(Kind.READ, CS, r, GraphSearch.ONCE, null, m.reads, 0, -1, WRITER_READ));
                     m.reads |= 1L << read;
-                    ev.add(new Access(Kind.WRITE, CS, r + 1, GraphSearch.ONCE, null, m.reads, 1L << read, -1,
+                    long data = 1L << read;
+                    for (int t = 0; t < readers; t++) {
+                        long k = in.take(section(t));
+                        int i = ev.size();
+                        ev.add(new Access(Kind.READ, section(t), k, GraphSearch.ONCE, null, m.reads, 0, -1,
+                                "critical section: READ_ONCE(" + section(t) + ")"));
+                        m.reads |= 1L << i;
+                    }
+                    ev.add(new Access(Kind.WRITE, CS, r + 1, GraphSearch.ONCE, null, m.reads, data, -1,
                             "critical section: WRITE_ONCE(cs, " + (r + 1) + ")"));
-                    ev.add(new Access(Kind.WRITE, CS, r + 2, GraphSearch.ONCE, null, m.reads, 1L << read, -1,
+                    ev.add(new Access(Kind.WRITE, CS, r + 2, GraphSearch.ONCE, null, m.reads, data, -1,
                             "critical section: WRITE_ONCE(cs, " + (r + 2) + ")"));
                     impl.upWrite(m);
                 } else {
                     impl.downRead(m);
+                    ev.add(new Access(Kind.WRITE, section(task), round + 1, GraphSearch.ONCE, null, m.reads, 0, -1,
+                            "critical section: WRITE_ONCE(" + section(task) + ", " + (round + 1) + ")"));
                     long r = in.take(CS);
                     int read = ev.size();
-                    ev.add(new Access(Kind.READ, CS, r, GraphSearch.ONCE, null, m.reads, 0, -1, "critical section: READ_ONCE(cs)"));
+                    ev.add(new Access(Kind.READ, CS, r, GraphSearch.ONCE, null, m.reads, 0, -1, READER_READ));
                     m.reads |= 1L << read;
                     if ((r & 1) != 0) {
                         ev.add(new Access(Kind.WRITE, sawWriter(task), 1, GraphSearch.ONCE, null, m.reads, 0, -1,
@@ -129,6 +150,7 @@ final class RwsemProgram implements GraphSearch.Program {
             out.add(RwsemMemory.state(t));
             if (t < readers) {
                 out.add(sawWriter(t));
+                out.add(section(t));
             }
         }
         return out;
