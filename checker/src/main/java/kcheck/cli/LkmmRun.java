@@ -218,10 +218,7 @@ final class LkmmRun {
             f.variant(v);
         }
         RwsemVariant impl = vf != null ? (RwsemVariant) vf.newInstance() : RwsemOwnerFactory.implementation(v);
-        if (impl.encoding() != RwsemVariant.Encoding.BITS) {
-            throw new UsageException("--param memory-model=lkmm runs rwsem-owner's rwsem.c ports of v5.11 and later (v6.12 and its "
-                    + "variants), whose operations state their ordering; variant '" + v + "' is " + impl.encoding());
-        }
+        RwsemCheck.requirePort(impl, v);
         int readers = p.integer("readers");
         int writers = p.integer("writers");
         int rounds = p.integer("rounds");

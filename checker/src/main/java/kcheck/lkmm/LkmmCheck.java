@@ -60,10 +60,6 @@ public final class LkmmCheck {
             threads.add(new SpinlockProgram(lock, c, cpus, rounds, wanted.contains(MUTUAL_EXCLUSION)));
         }
         List<String> locs = SpinlockProgram.locations(lock, cpus, wanted.contains(MUTUAL_EXCLUSION));
-        Map<String, Long> init = new HashMap<>();
-        for (String l : locs) {
-            init.put(l, 0L);
-        }
         int sections = cpus * rounds;
         GraphSearch.Outcome outcome = (fin, runs) -> {
             Long cs = fin.get(SpinlockProgram.CS);
@@ -74,7 +70,7 @@ public final class LkmmCheck {
                     + " critical sections: a section read a value another section had already overwritten, so two sections "
                     + "were not ordered by the lock";
         };
-        return search(locs, SpinlockProgram.parts(lock, cpus), init, threads, outcome, wanted, timeLimit, maxGraphs);
+        return search(locs, SpinlockProgram.parts(lock, cpus), threads, outcome, wanted, timeLimit, maxGraphs);
     }
 
     /** The properties asked for ({@link #DEFAULTS} when none), each one this mode decides. */
@@ -89,9 +85,13 @@ public final class LkmmCheck {
         return wanted;
     }
 
-    /** Runs the search and turns its result into one verdict per wanted property. */
-    static Result search(List<String> locs, Map<String, List<GraphSearch.Part>> parts, Map<String, Long> init,
-            List<GraphSearch.Program> threads, GraphSearch.Outcome outcome, Set<String> wanted, Duration timeLimit, long maxGraphs) {
+    /** Runs the search, every location starting at 0, and turns its result into one verdict per wanted property. */
+    static Result search(List<String> locs, Map<String, List<GraphSearch.Part>> parts, List<GraphSearch.Program> threads,
+            GraphSearch.Outcome outcome, Set<String> wanted, Duration timeLimit, long maxGraphs) {
+        Map<String, Long> init = new HashMap<>();
+        for (String l : locs) {
+            init.put(l, 0L);
+        }
         long start = System.nanoTime();
         long deadline = timeLimit == null ? Long.MAX_VALUE / 4 + start : start + timeLimit.toNanos();
         GraphSearch.Result r = new GraphSearch(locs, parts, init, threads, MUTUAL_EXCLUSION, outcome, wanted, maxGraphs, deadline).search();

@@ -2,7 +2,6 @@ package kcheck.lkmm;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,22 +24,24 @@ public final class RwsemCheck {
     private RwsemCheck() {
     }
 
+    /** Refuses a port this mode cannot run: one before v5.11, whose operations state no ordering ({@code variant} names it). */
+    public static void requirePort(RwsemVariant impl, String variant) {
+        if (impl.encoding() != RwsemVariant.Encoding.BITS) {
+            throw new kcheck.model.ModelInputException("--param memory-model=lkmm runs rwsem-owner's rwsem.c ports of v5.11 and later "
+                    + "(v6.12 and its variants), whose operations state their ordering; variant '" + variant + "' is "
+                    + impl.encoding());
+        }
+    }
+
     /** Every task runs {@code impl}'s code (one run at a time, from its start: one instance serves them all). */
     public static LkmmCheck.Result check(RwsemVariant impl, int readers, int writers, int rounds, Set<String> properties, Duration timeLimit, long maxGraphs) {
-        if (impl.encoding() != RwsemVariant.Encoding.BITS) {
-            throw new kcheck.model.ModelInputException("memory-model=lkmm runs the rwsem.c ports of v5.11 and later (v6.12 and its "
-                    + "variants), whose operations state their ordering; this port is " + impl.encoding());
-        }
+        requirePort(impl, impl.getClass().getSimpleName());
         Set<String> wanted = LkmmCheck.wanted(properties);
         List<GraphSearch.Program> threads = new ArrayList<>();
         for (int t = 0; t < readers + writers; t++) {
             threads.add(new RwsemProgram(impl, t, readers, writers, rounds));
         }
         List<String> locs = RwsemProgram.locations(readers, writers);
-        Map<String, Long> init = new HashMap<>();
-        for (String l : locs) {
-            init.put(l, 0L);
-        }
         long expected = 2L * writers * rounds;
         GraphSearch.Outcome outcome = (fin, runs) -> {
             for (int t = 0; t < readers; t++) {
@@ -57,7 +58,7 @@ public final class RwsemCheck {
             return cs == expected ? null : "the critical sections' counter ends at " + cs + " after " + writers * rounds
                     + " writer sections (" + expected + " expected): two writers' sections were not ordered by the lock";
         };
-        return LkmmCheck.search(locs, Map.of(), init, threads, outcome, wanted, timeLimit, maxGraphs);
+        return LkmmCheck.search(locs, Map.of(), threads, outcome, wanted, timeLimit, maxGraphs);
     }
 
     /**

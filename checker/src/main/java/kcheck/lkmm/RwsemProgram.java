@@ -1,7 +1,5 @@
 package kcheck.lkmm;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,7 +8,7 @@ import kcheck.litmus.GraphSearch.Access;
 import kcheck.litmus.GraphSearch.Kind;
 import kcheck.litmus.GraphSearch.Next;
 import kcheck.litmus.GraphSearch.Run;
-import kcheck.model.ModelInputException;
+import kcheck.model.rwsem.KernelLocals;
 import kcheck.model.rwsem.RwsemVariant;
 
 /**
@@ -43,7 +41,7 @@ final class RwsemProgram implements GraphSearch.Program {
     }
 
     private final RwsemVariant impl;
-    private final List<Field> locals = new ArrayList<>();
+    private final KernelLocals locals;
     private final int task;
     private final int tasks;
     private final int readers;
@@ -55,45 +53,16 @@ final class RwsemProgram implements GraphSearch.Program {
         this.readers = readers;
         this.tasks = readers + writers;
         this.rounds = rounds;
-        for (Class<?> c = impl.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
-            for (Field f : c.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) {
-                    continue;
-                }
-                Class<?> t = f.getType();
-                if (Modifier.isFinal(f.getModifiers()) || (t != long.class && t != int.class && t != boolean.class)) {
-                    throw new ModelInputException(impl.getClass().getName() + ": field " + f.getName()
-                            + " must be a plain long, int or boolean (a kernel local)");
-                }
-                f.setAccessible(true);
-                locals.add(f);
-            }
-        }
+        this.locals = new KernelLocals(impl, impl.getClass().getName());
     }
 
     boolean writer() {
         return task >= readers;
     }
 
-    private void clearLocals() {
-        try {
-            for (Field f : locals) {
-                if (f.getType() == long.class) {
-                    f.setLong(impl, 0);
-                } else if (f.getType() == int.class) {
-                    f.setInt(impl, 0);
-                } else {
-                    f.setBoolean(impl, false);
-                }
-            }
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Override
     public Run run(long[] values) {
-        clearLocals();
+        locals.reset();
         StepRecorder.Inputs in = new StepRecorder.Inputs(values);
         List<Access> ev = new ArrayList<>();
         RwsemMemory m = new RwsemMemory(task, tasks, readers, in, ev);

@@ -2,7 +2,6 @@ package kcheck.model.rwsem;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,6 +53,7 @@ final class ProgramRecorder {
     /** The writer's critical section hands the lock off through percpu_rwsem_release/acquire (RWSEM_OWNER_UNKNOWN). */
     private boolean handsOwnerOff;
     private final int rounds;
+    private final KernelLocals locals;
     private final List<Field> fields = new ArrayList<>();
     private final int maxNodes;
     private final List<Set<String>> scopes = new ArrayList<>();
@@ -72,23 +72,11 @@ final class ProgramRecorder {
         this.task = task;
         this.rt = rt;
         this.rounds = rounds;
-        for (Class<?> c = impl.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
-            for (Field f : c.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) {
-                    continue;                                       /* e.g. an inner class's reference to its outer instance */
-                }
-                if (Modifier.isFinal(f.getModifiers())) {
-                    throw new ModelInputException(what + ": field " + f.getName() + " is final; kernel locals must be plain fields");
-                }
-                Class<?> t = f.getType();
-                if (t != long.class && t != int.class && t != boolean.class) {
-                    throw new ModelInputException(what + ": field " + f.getName() + " must be long, int or boolean (a kernel local)");
-                }
-                f.setAccessible(true);
-                fields.add(f);
-                FrameLocal fl = f.getAnnotation(FrameLocal.class);
-                scopes.add(fl == null ? Set.of() : Set.of(fl.value()));
-            }
+        this.locals = new KernelLocals(impl, what);
+        for (Field f : locals.fields()) {
+            fields.add(f);
+            FrameLocal fl = f.getAnnotation(FrameLocal.class);
+            scopes.add(fl == null ? Set.of() : Set.of(fl.value()));
         }
     }
 
@@ -261,7 +249,7 @@ final class ProgramRecorder {
     private Workload workload;
 
     private Capture run(int[] script) {
-        resetFields();
+        locals.reset();
         RecordingSem sem = new RecordingSem(script);
         Workload w = new Workload();
         workload = w;
@@ -279,23 +267,6 @@ final class ProgramRecorder {
                     + " after an atomic step must be kept in a @FrameLocal field");
         }
         return END;
-    }
-
-    private void resetFields() {
-        try {
-            for (Field f : fields) {
-                Class<?> t = f.getType();
-                if (t == long.class) {
-                    f.setLong(impl, 0);
-                } else if (t == int.class) {
-                    f.setInt(impl, 0);
-                } else {
-                    f.setBoolean(impl, false);
-                }
-            }
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /* ---------------- the check of the FrameLocal rule ---------------- */
