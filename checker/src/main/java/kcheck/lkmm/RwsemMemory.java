@@ -299,7 +299,7 @@ final class RwsemMemory implements RwSem {
     public void schedule() {
         long s = read(state(task), ONCE, "schedule(): READ_ONCE(current->__state) at " + where());
         if (s != TASK_RUNNING) {
-            throw new Blocked();
+            throw in.stop(new Blocked());
         }
     }
 
@@ -362,7 +362,7 @@ final class RwsemMemory implements RwSem {
     @Override
     public void rawSpinLockIrq() {
         if (!takeWaitLock("raw_spin_lock_irq(&sem->wait_lock) at " + where(), ": held, spins")) {
-            throw new Blocked();
+            throw in.stop(new Blocked());
         }
     }
 

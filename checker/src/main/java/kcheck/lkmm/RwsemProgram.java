@@ -107,6 +107,7 @@ final class RwsemProgram implements GraphSearch.Program {
         } catch (RwsemMemory.Blocked b) {
             return new Run(ev, Next.BLOCKED, null, 0);
         }
+        in.notStopped();
         return new Run(ev, Next.END, null, 0);
     }
 

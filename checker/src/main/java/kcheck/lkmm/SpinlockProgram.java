@@ -58,6 +58,7 @@ final class SpinlockProgram implements GraphSearch.Program {
                         StepRecorder m = new StepRecorder(cpu, cpus, regs, shape, in);
                         int before = in.next;
                         int next = lock.step(pc, m);
+                        in.notStopped();
                         String label = op.function() + ": " + lock.cite(pc) + lock.label(pc, next == RqSpinlock.BLOCKED ? pc : next);
                         int r = m.finish(ev, branched, label);
                         if (next == RqSpinlock.BLOCKED) {

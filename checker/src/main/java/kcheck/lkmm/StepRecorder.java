@@ -35,11 +35,29 @@ final class StepRecorder implements RqSpinlock.Memory {
             this.values = values;
         }
 
+        /** The run was stopped (a read past the values, a spin that does not exit): nothing may follow. */
+        private boolean stopped;
+
         long take(String loc) {
+            notStopped();
             if (next == values.length) {
-                throw new NeedInput(loc);
+                throw stop(new NeedInput(loc));
             }
             return values[next++];
+        }
+
+        /** {@code e}, which ends the run, noted so that code that catches it and goes on is refused. */
+        RuntimeException stop(RuntimeException e) {
+            stopped = true;
+            return e;
+        }
+
+        /** Refuses a run that went on after it was stopped: the variant's code caught kcheck's exception. */
+        void notStopped() {
+            if (stopped) {
+                throw new ModelInputException("the variant's code caught the exception that ends a run (thrown by a memory "
+                        + "operation) and went on: a variant must let the exceptions of kcheck's calls pass");
+            }
         }
     }
 

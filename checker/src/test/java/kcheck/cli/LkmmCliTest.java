@@ -111,4 +111,32 @@ class LkmmCliTest {
         assertThat(c.err.strip().lines().count()).as(c.err).isEqualTo(1);
         assertThat(c.err).contains("states no ordering").doesNotContain("internal error");
     }
+
+    @Test
+    void aVariantFileThatCatchesTheEndOfARunIsOneLineAndExitTwo() throws Exception {
+        Path f = dir.resolve("Swallow.java");
+        Files.writeString(f, """
+                import kcheck.model.MemoryOrder;
+                import kcheck.model.rwsem.RwSem;
+                import kcheck.model.rwsem.RwsemV612;
+
+                public class Swallow extends RwsemV612 {
+                    @Override
+                    protected void rwsemClearOwner(RwSem sem) {
+                        try {
+                            sem.order(MemoryOrder.ONCE);
+                            sem.readOwner();
+                        } catch (RuntimeException e) {
+                            /* swallowed */
+                        }
+                        sem.order(MemoryOrder.ONCE);
+                        sem.writeOwner(0);
+                    }
+                }
+                """);
+        Cli c = Cli.run("check", "rwsem-owner", "--variant-file", f.toString(), "--param", "memory-model=lkmm");
+        assertThat(c.exit).as(c.out).isEqualTo(2);
+        assertThat(c.err.strip().lines().count()).as(c.err).isEqualTo(1);
+        assertThat(c.err).contains("caught the exception that ends a run");
+    }
 }

@@ -262,6 +262,9 @@ final class ProgramRecorder {
         } catch (Stop s) {
             return s.capture;
         }
+        if (sem.stopped != null) {
+            throw swallowed();
+        }
         if (sem.pos != script.length) {
             throw new ModelInputException(what + ": the code finished before the recorded program did: a value used"
                     + " after an atomic step must be kept in a @FrameLocal field");
@@ -409,6 +412,12 @@ final class ProgramRecorder {
         return new TaskProgram(0, slots, op, a0, a1, attrs, edges, function, cite, site, where);
     }
 
+    /** The code caught the exception that ends a recorded run and went on. */
+    private ModelInputException swallowed() {
+        return new ModelInputException(what + ": the code caught the exception that ends a recorded run (thrown by an RwSem "
+                + "operation) and went on: a variant must let the exceptions of RwSem calls pass");
+    }
+
     /* ---------------- the recording RwSem ---------------- */
 
     /** Thrown at the first operation past the script. */
@@ -436,8 +445,19 @@ final class ProgramRecorder {
         boolean wakeQTracked;
         int preempt;
 
+        /** The first Stop thrown: the run ends there, so code that catches it and goes on is refused. */
+        Stop stopped;
+
         RecordingSem(int[] script) {
             this.script = script;
+        }
+
+        private RuntimeException stop(Capture c) {
+            if (stopped != null) {
+                return swallowed();
+            }
+            stopped = new Stop(c);
+            return stopped;
         }
 
         private int next(Op op, long arg0, long arg1) {
@@ -446,7 +466,7 @@ final class ProgramRecorder {
                 workload.inCs = false;
                 return script[pos++];
             }
-            throw new Stop(capture(op, arg0, arg1));
+            throw stop(capture(op, arg0, arg1));
         }
 
         private Capture capture(Op op, long arg0, long arg1) {
@@ -526,7 +546,7 @@ final class ProgramRecorder {
          */
         private void requireWaitLock(String what) {
             if (!waitLock) {
-                throw new Stop(capture(Op.FAULT, Op.Fault.WAIT_LOCK_NOT_HELD.ordinal(), 0));
+                throw stop(capture(Op.FAULT, Op.Fault.WAIT_LOCK_NOT_HELD.ordinal(), 0));
             }
         }
 
@@ -576,7 +596,7 @@ final class ProgramRecorder {
          */
         private void requireOwner(long owner) {
             if (!dom.ownerValid(owner)) {
-                throw new Stop(UNDEFINED);
+                throw stop(UNDEFINED);
             }
         }
 
@@ -616,7 +636,7 @@ final class ProgramRecorder {
         public boolean onCpu(long owner) {
             if (!dom.ownerIsWriter(owner)) {
                 /* owner->on_cpu of NULL, a reader-owned hint, or garbage: the kernel would oops or read a task that may have left */
-                throw new Stop(capture(Op.FAULT, Op.Fault.ON_CPU.ordinal(), 0));
+                throw stop(capture(Op.FAULT, Op.Fault.ON_CPU.ordinal(), 0));
             }
             return next(Op.ON_CPU, owner, 0) == 1;
         }

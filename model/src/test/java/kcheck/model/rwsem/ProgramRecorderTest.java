@@ -166,6 +166,24 @@ class ProgramRecorderTest {
         assertThat(p.op[store]).isEqualTo(Op.OWNER_WRITE);
     }
 
+    /** Code that catches the exception ending a recorded run and goes on would be recorded without that step. */
+    @Test
+    void codeThatCatchesTheEndOfARunIsRejected() {
+        RwsemV48 swallows = new RwsemV48() {
+            @Override
+            public void upWrite(RwSem sem) {
+                try {
+                    sem.readOwner();
+                } catch (RuntimeException e) {
+                    /* the variant goes on */
+                }
+                super.upWrite(sem);
+            }
+        };
+        assertThatThrownBy(() -> ProgramRecorder.record(swallows, "test", DOM, true, 0, false, 0)).isInstanceOf(ModelInputException.class)
+                .hasMessageContaining("caught the exception that ends a recorded run");
+    }
+
     @Test
     void writersWithTheSameRtFlagAreInterchangeable() {
         for (RwsemVariant v : new RwsemVariant[] {new RwsemV47(), new RwsemV48()}) {
