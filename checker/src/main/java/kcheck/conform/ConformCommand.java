@@ -26,8 +26,14 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "conform", mixinStandardHelpOptions = true, description = "Compare a model's Java port with the kernel's own C, compiled from a kernel tree.")
 public final class ConformCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "MODEL", description = "cpudl")
+    @Parameters(index = "0", paramLabel = "MODEL", description = "cpudl or rq-lock")
     String model;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--cpus", paramLabel = "N", description = "rq-lock: compare at 2..N CPUs (default 4)")
+    Integer cpus;
 
     @Option(names = "--kernel-tree", required = true, paramLabel = "DIR", description = "unpacked kernel source tree")
     Path tree;
@@ -62,8 +68,15 @@ public final class ConformCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintStream out = System.out;
+        if ("rq-lock".equals(model)) {
+            return rqLock(out);
+        }
         if (!"cpudl".equals(model)) {
-            throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl)");
+            throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl, rq-lock)");
+        }
+        if (cpus != null) {
+            throw new UsageException("conform: --cpus is an option of conform rq-lock; cpudl's sequences choose their CPUs (--walk-param cpus=N "
+                    + "for the walk)");
         }
         if (sequences < 0 || calls < 1) {
             throw new UsageException("conform: --sequences must be >= 0 and --calls >= 1");
@@ -109,6 +122,61 @@ public final class ConformCommand implements Callable<Integer> {
             throw new UsageException("conform: " + e.getMessage());
         }
         print(r, wp, out);
+        if (r.divergence() != null) {
+            return ExitCodes.VIOLATED;
+        }
+        return r.complete() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /** {@code conform rq-lock}: the double_lock_balance family, every path of the C against the port's. */
+    private Integer rqLock(PrintStream out) {
+        for (String o : java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw new UsageException("conform rq-lock: " + o + " is an option of conform cpudl (rq-lock compares every path, nothing is "
+                        + "generated)");
+            }
+        }
+        int n = cpus == null ? 4 : cpus;
+        if (n < 2 || n > 16) {
+            throw new UsageException("conform rq-lock: --cpus must be between 2 and 16, not " + n);
+        }
+        long limit = timeLimit == null ? 0 : millis("--time-limit", timeLimit);
+        KernelTree kt;
+        String port;
+        try {
+            kt = KernelTree.open(tree, version);
+            port = RqLockConformance.portFor(kt);
+        } catch (KernelTree.TreeException | RqLockConformance.NoPortException e) {
+            System.err.println("kcheck: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        StopCondition stop = new StopCondition(0, null, Interrupts::reason);
+        if (limit > 0) {
+            stop = stop.within(limit, "the time limit (" + timeLimit + ")");
+        }
+        out.println("conform rq-lock: kernel tree " + kt.dir() + " (v" + kt.version() + "), port " + port + " (DoubleLockBalanceV612)");
+        RqLockConformance.Result r;
+        try {
+            r = RqLockConformance.run(kt, n, stop, out);
+        } catch (CFunctions.NotFoundException e) {
+            System.err.println("kcheck: conform rq-lock: " + e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (CDriver.CompileException e) {
+            if (e.getMessage().startsWith("stopped: ")) {
+                out.println("INCOMPLETE: " + e.getMessage().substring(9) + " (while compiling)");
+                return ExitCodes.INCOMPLETE;
+            }
+            System.err.println("kcheck: the tree's double_lock_balance family does not compile against kcheck's shim:");
+            System.err.println(e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (IOException e) {
+            System.err.println("kcheck: conform rq-lock: " + e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (RqLockConformance.NoPortException e) {
+            System.err.println("kcheck: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        RqLockConformance.print(r, out);
         if (r.divergence() != null) {
             return ExitCodes.VIOLATED;
         }

@@ -32,9 +32,9 @@ class ConformCliTest {
 
     @Test
     void aModelWithoutConformanceCheckIsOneLine() {
-        Cli r = Cli.run("conform", "rq-lock", "--kernel-tree", tmp.toString());
+        Cli r = Cli.run("conform", "lb-redo", "--kernel-tree", tmp.toString());
         assertThat(r.exit).isEqualTo(2);
-        assertThat(r.err).contains("no conformance check for model 'rq-lock' (available: cpudl)");
+        assertThat(r.err).contains("no conformance check for model 'lb-redo' (available: cpudl, rq-lock)");
     }
 
     @Test

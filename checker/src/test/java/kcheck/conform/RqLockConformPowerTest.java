@@ -1,0 +1,205 @@
+package kcheck.conform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * conform rq-lock's power, measured: C mutants of the double_lock_balance family (one edit each to a
+ * copy of the tree's sched.h or core.c) must be named as divergences, and behaviour-preserving
+ * refactors must agree. The table is docs/conform-power.md's rq-lock section, compared with the one
+ * computed here when both Debian trees (6.12 and 6.1) are listed.
+ */
+class RqLockConformPowerTest {
+
+    @TempDir
+    Path work;
+
+    /** One edit of one file: a mutant (must diverge) or a refactor (must agree). */
+    record Edit(String id, boolean mutant, String file, String what, java.util.function.UnaryOperator<String> change) {
+    }
+
+    /** {@code old} must occur exactly once in the file. */
+    static java.util.function.UnaryOperator<String> once(String old, String replacement) {
+        return src -> {
+            int at = src.indexOf(old);
+            if (at < 0 || src.indexOf(old, at + 1) >= 0) {
+                throw new IllegalStateException("the edit's text occurs " + (at < 0 ? "nowhere" : "more than once") + ": " + old);
+            }
+            return src.substring(0, at) + replacement + src.substring(at + old.length());
+        };
+    }
+
+    /** Renames identifiers within the {@code nth} definition of {@code function} only. */
+    static java.util.function.UnaryOperator<String> rename(String file, String function, int nth, Map<String, String> names) {
+        return src -> {
+            String text = CFunctions.parse(file, src).definitions(function).get(nth).text();
+            String renamed = text;
+            for (Map.Entry<String, String> e : names.entrySet()) {
+                renamed = renamed.replaceAll("\\b" + Pattern.quote(e.getKey()) + "\\b", Matcher.quoteReplacement(e.getValue()));
+            }
+            return once(text, renamed).apply(src);
+        };
+    }
+
+    static final String SCHED = "kernel/sched/sched.h";
+    static final String CORE = "kernel/sched/core.c";
+
+    static List<Edit> edits() {
+        List<Edit> e = new ArrayList<>();
+        e.add(new Edit("M1", true, SCHED, "_double_lock_balance (!PREEMPTION): `__rq_lockp(this_rq) == __rq_lockp(busiest)` flipped to `!=`",
+                once("__rq_lockp(this_rq) == __rq_lockp(busiest) ||", "__rq_lockp(this_rq) != __rq_lockp(busiest) ||")));
+        e.add(new Edit("M2", true, SCHED, "_double_lock_balance (!PREEMPTION): trylock of `this_rq` instead of `busiest`",
+                once("likely(raw_spin_rq_trylock(busiest))", "likely(raw_spin_rq_trylock(this_rq))")));
+        e.add(new Edit("M3", true, SCHED, "_double_lock_balance (!PREEMPTION): `rq_order_less` arguments swapped",
+                once("if (rq_order_less(this_rq, busiest)) {", "if (rq_order_less(busiest, this_rq)) {")));
+        e.add(new Edit("M4", true, SCHED, "_double_lock_balance (!PREEMPTION): `raw_spin_rq_lock_nested(busiest, SINGLE_DEPTH_NESTING)` "
+                + "becomes `raw_spin_rq_lock(busiest)`", once("\t\traw_spin_rq_lock_nested(busiest, SINGLE_DEPTH_NESTING);\n",
+                        "\t\traw_spin_rq_lock(busiest);\n")));
+        e.add(new Edit("M5", true, SCHED, "_double_lock_balance (PREEMPTION): the unlock of `this_rq` removed",
+                once("{\n\traw_spin_rq_unlock(this_rq);\n\tdouble_rq_lock(this_rq, busiest);\n\n\treturn 1;\n}\n\n#else",
+                        "{\n\tdouble_rq_lock(this_rq, busiest);\n\n\treturn 1;\n}\n\n#else")));
+        e.add(new Edit("M6", true, SCHED, "_double_lock_balance (!PREEMPTION): returns 0 after dropping `this_rq`",
+                once("\treturn 1;\n}\n\n#endif", "\treturn 0;\n}\n\n#endif")));
+        e.add(new Edit("M7", true, SCHED, "double_unlock_balance: the shared-lock check removed",
+                once("\tif (__rq_lockp(this_rq) != __rq_lockp(busiest))\n\t\traw_spin_rq_unlock(busiest);",
+                        "\traw_spin_rq_unlock(busiest);")));
+        e.add(new Edit("M8", true, SCHED, "double_unlock_balance: `lock_set_subclass` on busiest's lock",
+                once("lock_set_subclass(&__rq_lockp(this_rq)->dep_map, 0, _RET_IP_);",
+                        "lock_set_subclass(&__rq_lockp(busiest)->dep_map, 0, _RET_IP_);")));
+        e.add(new Edit("M9", true, SCHED, "rq_order_less: core order flipped (`<` to `>`)",
+                once("if (rq1->core->cpu < rq2->core->cpu)", "if (rq1->core->cpu > rq2->core->cpu)")));
+        e.add(new Edit("M10", true, SCHED, "rq_order_less: `rq1->cpu < rq2->cpu` becomes `<=` (off by one)",
+                once("return rq1->cpu < rq2->cpu;", "return rq1->cpu <= rq2->cpu;")));
+        e.add(new Edit("M11", true, SCHED, "double_lock_balance: `_double_lock_balance` arguments swapped",
+                once("return _double_lock_balance(this_rq, busiest);", "return _double_lock_balance(busiest, this_rq);")));
+        e.add(new Edit("M12", true, SCHED, "__rq_lockp (CONFIG_SCHED_CORE): `rq->core_enabled` test negated",
+                once("\tif (rq->core_enabled)\n\t\treturn &rq->core->__lock;", "\tif (!rq->core_enabled)\n\t\treturn &rq->core->__lock;")));
+        e.add(new Edit("M13", true, CORE, "double_rq_lock: `rq_order_less(rq2, rq1)` swapped to `(rq1, rq2)`",
+                once("if (rq_order_less(rq2, rq1))", "if (rq_order_less(rq1, rq2))")));
+        e.add(new Edit("M14", true, CORE, "double_rq_lock: the shared-lock check becomes `rq1 != rq2`",
+                once("if (__rq_lockp(rq1) != __rq_lockp(rq2))\n\t\traw_spin_rq_lock_nested(rq2, SINGLE_DEPTH_NESTING);",
+                        "if (rq1 != rq2)\n\t\traw_spin_rq_lock_nested(rq2, SINGLE_DEPTH_NESTING);")));
+        e.add(new Edit("M15", true, CORE, "double_rq_lock: `double_rq_clock_clear_update` removed",
+                once("\n\tdouble_rq_clock_clear_update(rq1, rq2);\n}", "\n}")));
+        e.add(new Edit("M16", true, CORE, "raw_spin_rq_lock_nested (core scheduling off): subclass 0 instead of `subclass`",
+                once("raw_spin_lock_nested(&rq->__lock, subclass);", "raw_spin_lock_nested(&rq->__lock, 0);")));
+        e.add(new Edit("M17", true, CORE, "raw_spin_rq_trylock (core scheduling off): returns true whatever the trylock gave",
+                once("ret = raw_spin_trylock(&rq->__lock);\n\t\tpreempt_enable();\n\t\treturn ret;",
+                        "ret = raw_spin_trylock(&rq->__lock);\n\t\tpreempt_enable();\n\t\treturn true;")));
+        e.add(new Edit("M18", true, CORE, "raw_spin_rq_unlock: unlocks `&rq->__lock` instead of `rq_lockp(rq)`",
+                once("raw_spin_unlock(rq_lockp(rq));", "raw_spin_unlock(&rq->__lock);")));
+        e.add(new Edit("R1", false, CORE, "double_rq_lock: parameters renamed (`rq1`, `rq2` to `first`, `second`)",
+                rename(CORE, "double_rq_lock", 0, Map.of("rq1", "first", "rq2", "second"))));
+        e.add(new Edit("R2", false, SCHED, "_double_lock_balance (!PREEMPTION): parameters renamed (`this_rq`, `busiest` to `dst`, `src`)",
+                rename(SCHED, "_double_lock_balance", 1, Map.of("this_rq", "dst", "busiest", "src"))));
+        e.add(new Edit("R3", false, SCHED, "rq_order_less: `rq1->cpu < rq2->cpu` written `rq2->cpu > rq1->cpu`",
+                once("return rq1->cpu < rq2->cpu;", "return rq2->cpu > rq1->cpu;")));
+        e.add(new Edit("R4", false, CORE, "double_rq_lock: braces and a comment around the swap (lines shift)",
+                once("if (rq_order_less(rq2, rq1))\n\t\tswap(rq1, rq2);",
+                        "if (rq_order_less(rq2, rq1)) {\n\t\t/* lower first */\n\t\tswap(rq1, rq2);\n\t}")));
+        e.add(new Edit("R5", false, SCHED, "double_unlock_balance: the test through a local `bool shared`",
+                once("\tif (__rq_lockp(this_rq) != __rq_lockp(busiest))\n\t\traw_spin_rq_unlock(busiest);",
+                        "\tbool shared = __rq_lockp(this_rq) == __rq_lockp(busiest);\n\n\tif (!shared)\n\t\traw_spin_rq_unlock(busiest);")));
+        return e;
+    }
+
+    /** conform rq-lock's answer for one edit of {@code tree}, as the table shows it. */
+    String answer(KernelTree tree, Edit edit) throws Exception {
+        Path dir = work.resolve(tree.series() + "-" + edit.id());
+        Files.createDirectories(dir.resolve("kernel/sched"));
+        Files.copy(tree.file("Makefile"), dir.resolve("Makefile"));
+        for (String f : List.of(SCHED, CORE)) {
+            String src = Files.readString(tree.file(f), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve(f), f.equals(edit.file()) ? edit.change().apply(src) : src);
+        }
+        RqLockConformance.Result r = RqLockConformance.run(KernelTree.open(dir, null), 4, StopCondition.NEVER, null);
+        assertThat(r.complete()).isTrue();
+        return summary(r);
+    }
+
+    /** "named: 2 CPUs, !PREEMPTION, core pairs; double_rq_lock(0, 1) op 1, C `lock 1 0`, port `lock 0 0`; core.c:668" or "agree (180 paths)". */
+    static String summary(RqLockConformance.Result r) {
+        RqLockConformance.Divergence d = r.divergence();
+        if (d == null) {
+            return "agree (" + r.coverage().stream().mapToInt(RqLockConformance.Coverage::compared).sum() + " paths)";
+        }
+        RqLockConformance.Config c = d.config();
+        StringBuilder b = new StringBuilder("named: " + c.cpus() + " CPUs, " + (c.preempt() ? "PREEMPTION" : "!PREEMPTION")
+                + (c.pairs() ? ", core pairs" : "") + "; ");
+        if (d.call().isEmpty()) {
+            return b.append(d.reason()).toString();
+        }
+        List<String> co = RqLockConformance.ops(d.c().isEmpty() ? d.call() + ":" : d.c());
+        List<String> jo = RqLockConformance.ops(d.java().isEmpty() ? d.call() + ":" : d.java());
+        b.append('`').append(d.call()).append("` op ").append(d.at() + 1).append(": C `")
+                .append(d.at() < co.size() ? co.get(d.at()) : "-").append("`, port `").append(d.at() < jo.size() ? jo.get(d.at()) : "-")
+                .append('`');
+        if (d.at() < d.cWhere().size()) {
+            b.append("; ").append(d.cWhere().get(d.at()).replace("kernel/sched/", "").replace(" in ", " ").replace(" <- ", " ← "));
+        }
+        return b.toString();
+    }
+
+    @Test
+    void mutantsOfTheDoubleLockBalanceFamilyAreNamedAndRefactorsAgree() throws Exception {
+        Map<String, Map<String, String>> table = new LinkedHashMap<>();
+        List<KernelTree> trees = KernelTrees.orSkip("conform rq-lock's power table");
+        for (KernelTree tree : trees) {
+            Map<String, String> col = new LinkedHashMap<>();
+            for (Edit e : edits()) {
+                col.put(e.id(), answer(tree, e));
+            }
+            table.put(tree.series(), col);
+            long mutants = edits().stream().filter(Edit::mutant).count();
+            long named = edits().stream().filter(e -> e.mutant() && col.get(e.id()).startsWith("named")).count();
+            System.out.println("[kcheck conform rq-lock power] " + tree.dir() + ": " + named + " of " + mutants + " mutants named");
+            assertThat(named).as("mutants named on %s: %s", tree.dir(), col).isGreaterThanOrEqualTo((mutants * 9 + 9) / 10);
+            for (Edit e : edits()) {
+                if (!e.mutant()) {
+                    assertThat(col.get(e.id())).as("refactor %s on %s", e.id(), tree.dir()).startsWith("agree");
+                }
+            }
+        }
+        if (table.containsKey("6.12") && table.containsKey("6.1")) {
+            String doc = Files.readString(Path.of("..", "docs", "conform-power.md"), StandardCharsets.UTF_8);
+            String computed = markdown(table);
+            Files.writeString(Path.of("target", "conform-power-rq-lock.md"), computed, StandardCharsets.UTF_8);
+            assertThat(section(doc)).as("docs/conform-power.md's rq-lock table (the computed one is in checker/target/conform-power-rq-lock.md)")
+                    .isEqualTo(computed);
+        }
+    }
+
+    static String markdown(Map<String, Map<String, String>> table) {
+        StringBuilder b = new StringBuilder("| edit | file | what | 6.12 (linux-source-6.12) | 6.1 (linux-source-6.1) |\n|---|---|---|---|---|\n");
+        for (Edit e : edits()) {
+            b.append("| ").append(e.id()).append(" | ").append(e.file().replace("kernel/sched/", "")).append(" | ").append(e.what()).append(" | ")
+                    .append(table.get("6.12").get(e.id())).append(" | ").append(table.get("6.1").get(e.id())).append(" |\n");
+        }
+        return b.toString();
+    }
+
+    /** The table between the rq-lock markers of the document. */
+    static String section(String doc) throws IOException {
+        String begin = "<!-- rq-lock table: RqLockConformPowerTest -->\n";
+        String end = "<!-- end rq-lock table -->";
+        int a = doc.indexOf(begin);
+        int z = doc.indexOf(end);
+        if (a < 0 || z < a) {
+            return "(no rq-lock table markers)";
+        }
+        return doc.substring(a + begin.length(), z);
+    }
+}
