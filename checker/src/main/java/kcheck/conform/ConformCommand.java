@@ -32,8 +32,11 @@ public final class ConformCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--cpus", paramLabel = "N", description = "rq-lock: compare at 2..N CPUs (default 4)")
+    @Option(names = "--cpus", paramLabel = "N", description = "rq-lock: compare the double_lock_balance family at 2..N CPUs (default 4)")
     Integer cpus;
+
+    @Option(names = "--lock-cpus", paramLabel = "N", description = "rq-lock: compare qspinlock.c with N CPUs (default 2; 0: not at all)")
+    Integer lockCpus;
 
     @Option(names = "--kernel-tree", required = true, paramLabel = "DIR", description = "unpacked kernel source tree")
     Path tree;
@@ -74,8 +77,8 @@ public final class ConformCommand implements Callable<Integer> {
         if (!"cpudl".equals(model)) {
             throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl, rq-lock)");
         }
-        if (cpus != null) {
-            throw new UsageException("conform: --cpus is an option of conform rq-lock; cpudl's sequences choose their CPUs (--walk-param cpus=N "
+        if (cpus != null || lockCpus != null) {
+            throw new UsageException("conform: --cpus and --lock-cpus are options of conform rq-lock; cpudl's sequences choose their CPUs (--walk-param cpus=N "
                     + "for the walk)");
         }
         if (sequences < 0 || calls < 1) {
@@ -140,6 +143,10 @@ public final class ConformCommand implements Callable<Integer> {
         if (n < 2 || n > 16) {
             throw new UsageException("conform rq-lock: --cpus must be between 2 and 16, not " + n);
         }
+        int ln = lockCpus == null ? 2 : lockCpus;
+        if (ln != 0 && (ln < 2 || ln > 4)) {
+            throw new UsageException("conform rq-lock: --lock-cpus must be 0 (skip qspinlock.c) or between 2 and 4, not " + ln);
+        }
         long limit = timeLimit == null ? 0 : millis("--time-limit", timeLimit);
         KernelTree kt;
         String port;
@@ -180,7 +187,38 @@ public final class ConformCommand implements Callable<Integer> {
         if (r.divergence() != null) {
             return ExitCodes.VIOLATED;
         }
-        return r.complete() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+        if (!r.complete()) {
+            return ExitCodes.INCOMPLETE;
+        }
+        if (ln == 0) {
+            out.println("(qspinlock.c not compared: --lock-cpus 0)");
+            return ExitCodes.OK;
+        }
+        out.println("conform rq-lock, the lock: " + kt.file("kernel/locking/qspinlock.c") + " with include/asm-generic/qspinlock.h, port "
+                + "v6.12 (QSpinlock, x86)");
+        out.println("  from the tree: all of kernel/locking/qspinlock.c (with its mcs_spinlock.h, qspinlock_stat.h, lock_events.h), "
+                + "include/asm-generic/qspinlock.h, qspinlock_types.h");
+        out.println("  shimmed:");
+        for (String s : QspinlockConformance.SHIMMED) {
+            out.println("    " + s);
+        }
+        out.flush();
+        QspinlockConformance.Result q;
+        try {
+            q = QspinlockConformance.run(kt, ln, stop);
+        } catch (CDriver.CompileException e) {
+            System.err.println("kcheck: the tree's qspinlock.c does not compile against kcheck's shim:");
+            System.err.println(e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (IOException e) {
+            System.err.println("kcheck: conform rq-lock: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        QspinlockConformance.print(q, out);
+        if (q.divergence() != null) {
+            return ExitCodes.VIOLATED;
+        }
+        return q.stopped() == null ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }
 
     private static long millis(String option, String text) {

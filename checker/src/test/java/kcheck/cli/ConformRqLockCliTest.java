@@ -32,7 +32,9 @@ class ConformRqLockCliTest {
             assertThat(r.out).contains("port v6.12").contains("kernel/sched/core.c: raw_spin_rq_lock_nested:")
                     .contains("4 CPUs, !CONFIG_PREEMPTION, no core scheduling:         paths of the C:    52, of the port:    52, compared:    52")
                     .contains("4 CPUs, CONFIG_PREEMPTION, core scheduling (SMT pairs): paths of the C:    40, of the port:    40, compared:    40")
-                    .contains("AGREE: all 180 paths of the C are the v6.12 port's");
+                    .contains("AGREE: all 180 paths of the C are the v6.12 port's")
+                    .contains("conform rq-lock, the lock: " + t.file("kernel/locking/qspinlock.c"))
+                    .contains("AGREE: all 532,818 runs of the C are the port's, operation for operation");
         }
     }
 
@@ -62,6 +64,7 @@ class ConformRqLockCliTest {
                 List.of("conform", "rq-lock", "--kernel-tree", t.dir().toString(), "--sequences", "10"),
                 List.of("conform", "rq-lock", "--kernel-tree", t.dir().toString(), "--cpus", "1"),
                 List.of("conform", "cpudl", "--kernel-tree", t.dir().toString(), "--cpus", "3"),
+                List.of("conform", "rq-lock", "--kernel-tree", t.dir().toString(), "--lock-cpus", "1"),
                 List.of("conform", "rq-lock", "--kernel-tree", tmp.toString(), "--kernel-version", "6.12"))) {
             Cli r = Cli.run(args.toArray(String[]::new));
             assertThat(r.exit).as(args + ": " + r.out + r.err).isEqualTo(2);

@@ -42,13 +42,13 @@ class RqLockConformPowerTest {
         };
     }
 
-    /** Renames identifiers within the {@code nth} definition of {@code function} only. */
+    /** Renames identifiers (not members: none after {@code .} or {@code ->}) within the {@code nth} definition of {@code function} only. */
     static java.util.function.UnaryOperator<String> rename(String file, String function, int nth, Map<String, String> names) {
         return src -> {
             String text = CFunctions.parse(file, src).definitions(function).get(nth).text();
             String renamed = text;
             for (Map.Entry<String, String> e : names.entrySet()) {
-                renamed = renamed.replaceAll("\\b" + Pattern.quote(e.getKey()) + "\\b", Matcher.quoteReplacement(e.getValue()));
+                renamed = renamed.replaceAll("(?<![.>])\\b" + Pattern.quote(e.getKey()) + "\\b", Matcher.quoteReplacement(e.getValue()));
             }
             return once(text, renamed).apply(src);
         };
@@ -56,6 +56,16 @@ class RqLockConformPowerTest {
 
     static final String SCHED = "kernel/sched/sched.h";
     static final String CORE = "kernel/sched/core.c";
+    static final String QSPIN = "kernel/locking/qspinlock.c";
+    static final String MCS = "kernel/locking/mcs_spinlock.h";
+    static final String GENERIC = "include/asm-generic/qspinlock.h";
+    /** Every file conform rq-lock reads: a mutant tree is a copy of these. */
+    static final List<String> FILES = List.of(SCHED, CORE, QSPIN, MCS, "kernel/locking/qspinlock_stat.h", "kernel/locking/lock_events.h",
+            "kernel/locking/lock_events_list.h", GENERIC, "include/asm-generic/qspinlock_types.h");
+
+    static boolean lockPart(Edit e) {
+        return !e.file().startsWith("kernel/sched/");
+    }
 
     static List<Edit> edits() {
         List<Edit> e = new ArrayList<>();
@@ -113,17 +123,62 @@ class RqLockConformPowerTest {
         e.add(new Edit("R5", false, SCHED, "double_unlock_balance: the test through a local `bool shared`",
                 once("\tif (__rq_lockp(this_rq) != __rq_lockp(busiest))\n\t\traw_spin_rq_unlock(busiest);",
                         "\tbool shared = __rq_lockp(this_rq) == __rq_lockp(busiest);\n\n\tif (!shared)\n\t\traw_spin_rq_unlock(busiest);")));
+        e.add(new Edit("Q1", true, QSPIN, "queued_spin_lock_slowpath: the `smp_wmb()` before `xchg_tail` removed",
+                once("\tsmp_wmb();\n", "\n")));
+        e.add(new Edit("Q2", true, QSPIN, "clear_pending: stores 1 (`WRITE_ONCE(lock->pending, 1)`)",
+                once("WRITE_ONCE(lock->pending, 0);", "WRITE_ONCE(lock->pending, 1);")));
+        e.add(new Edit("Q3", true, QSPIN, "clear_pending_set_locked: stores the locked byte only (pending left set)",
+                once("WRITE_ONCE(lock->locked_pending, _Q_LOCKED_VAL);", "WRITE_ONCE(lock->locked, _Q_LOCKED_VAL);")));
+        e.add(new Edit("Q4", true, QSPIN, "set_locked: `smp_store_release` instead of `WRITE_ONCE`",
+                once("WRITE_ONCE(lock->locked, _Q_LOCKED_VAL);", "smp_store_release(&lock->locked, _Q_LOCKED_VAL);")));
+        e.add(new Edit("Q5", true, QSPIN, "queued_spin_lock_slowpath: queue only on a tail (`val & _Q_TAIL_MASK` for `val & ~_Q_LOCKED_MASK`)",
+                once("if (val & ~_Q_LOCKED_MASK)\n\t\tgoto queue;", "if (val & _Q_TAIL_MASK)\n\t\tgoto queue;")));
+        e.add(new Edit("Q6", true, QSPIN, "queued_spin_lock_slowpath: the head's wait for the owner and pending without ACQUIRE",
+                once("val = atomic_cond_read_acquire(&lock->val, !(VAL & _Q_LOCKED_PENDING_MASK));",
+                        "val = atomic_cond_read_relaxed(&lock->val, !(VAL & _Q_LOCKED_PENDING_MASK));")));
+        e.add(new Edit("Q7", true, QSPIN, "queued_spin_lock_slowpath: `(val & _Q_TAIL_MASK) == tail` flipped to `!=`",
+                once("if ((val & _Q_TAIL_MASK) == tail) {", "if ((val & _Q_TAIL_MASK) != tail) {")));
+        e.add(new Edit("Q8", true, QSPIN, "encode_tail: `cpu << _Q_TAIL_CPU_OFFSET` (off by one: CPU 0's tail is no tail)",
+                once("tail  = (cpu + 1) << _Q_TAIL_CPU_OFFSET;", "tail  = cpu << _Q_TAIL_CPU_OFFSET;")));
+        e.add(new Edit("Q9", true, QSPIN, "queued_spin_lock_slowpath: the hand-over to the next waiter without RELEASE (`WRITE_ONCE`)",
+                once("arch_mcs_spin_unlock_contended(&next->locked);", "WRITE_ONCE(next->locked, 1);")));
+        e.add(new Edit("Q10", true, QSPIN, "queued_spin_lock_slowpath: the successor's `READ_ONCE(node->next)` after the MCS wait removed",
+                once("next = READ_ONCE(node->next);", "next = NULL;")));
+        e.add(new Edit("Q11", true, QSPIN, "queued_spin_lock_slowpath: `node->locked = 0` removed",
+                once("node->locked = 0;", ";")));
+        e.add(new Edit("Q12", true, QSPIN, "queued_spin_lock_slowpath: the link to the predecessor stores the predecessor itself",
+                once("WRITE_ONCE(prev->next, node);", "WRITE_ONCE(prev->next, prev);")));
+        e.add(new Edit("Q13", true, GENERIC, "queued_spin_unlock: `WRITE_ONCE` instead of `smp_store_release`",
+                once("smp_store_release(&lock->locked, 0);", "WRITE_ONCE(lock->locked, 0);")));
+        e.add(new Edit("Q14", true, GENERIC, "queued_spin_trylock: the early `return 0` on a non-zero word removed",
+                once("\tif (unlikely(val))\n\t\treturn 0;\n", "")));
+        e.add(new Edit("Q15", true, MCS, "arch_mcs_spin_lock_contended: `smp_cond_load_relaxed` (no ACQUIRE on the MCS hand-over)",
+                once("smp_cond_load_acquire(l, VAL);", "smp_cond_load_relaxed(l, VAL);")));
+        e.add(new Edit("QR1", false, QSPIN, "queued_spin_lock_slowpath: parameters renamed (`lock`, `val` to `l`, `v`)",
+                rename(QSPIN, "queued_spin_lock_slowpath", 0, Map.of("lock", "l", "val", "v"))));
+        e.add(new Edit("QR2", false, QSPIN, "encode_tail: one expression instead of two statements",
+                once("tail  = (cpu + 1) << _Q_TAIL_CPU_OFFSET;\n\ttail |= idx << _Q_TAIL_IDX_OFFSET; /* assume < 4 */",
+                        "tail = ((cpu + 1) << _Q_TAIL_CPU_OFFSET) | (idx << _Q_TAIL_IDX_OFFSET);")));
+        e.add(new Edit("QR3", false, GENERIC, "queued_spin_trylock: the test and the cmpxchg in one condition",
+                once("\tif (unlikely(val))\n\t\treturn 0;\n\n\treturn likely(atomic_try_cmpxchg_acquire(&lock->val, &val, _Q_LOCKED_VAL));",
+                        "\tif (!val && atomic_try_cmpxchg_acquire(&lock->val, &val, _Q_LOCKED_VAL))\n\t\treturn 1;\n\treturn 0;")));
         return e;
     }
 
     /** conform rq-lock's answer for one edit of {@code tree}, as the table shows it. */
     String answer(KernelTree tree, Edit edit) throws Exception {
         Path dir = work.resolve(tree.series() + "-" + edit.id());
-        Files.createDirectories(dir.resolve("kernel/sched"));
+        Files.createDirectories(dir);
         Files.copy(tree.file("Makefile"), dir.resolve("Makefile"));
-        for (String f : List.of(SCHED, CORE)) {
+        for (String f : FILES) {
             String src = Files.readString(tree.file(f), StandardCharsets.UTF_8);
+            Files.createDirectories(dir.resolve(f).getParent());
             Files.writeString(dir.resolve(f), f.equals(edit.file()) ? edit.change().apply(src) : src);
+        }
+        if (lockPart(edit)) {
+            QspinlockConformance.Result q = QspinlockConformance.run(KernelTree.open(dir, null), 2, StopCondition.NEVER);
+            assertThat(q.stopped()).isNull();
+            return summary(q);
         }
         RqLockConformance.Result r = RqLockConformance.run(KernelTree.open(dir, null), 4, StopCondition.NEVER, null);
         assertThat(r.complete()).isTrue();
@@ -153,8 +208,32 @@ class RqLockConformPowerTest {
         return b.toString();
     }
 
+    /** "named: queued_spin_lock on cpu 0 of 2, op 6: C `...`, port `...`; qspinlock.c:183" or "agree (532,818 runs)". */
+    static String summary(QspinlockConformance.Result q) {
+        QspinlockConformance.Divergence d = q.divergence();
+        if (d == null) {
+            return String.format(java.util.Locale.ROOT, "agree (%,d runs)", q.compared());
+        }
+        String[] in = d.input().split(" ");
+        String op = switch (in[0]) {
+            case "L" -> "queued_spin_lock";
+            case "T" -> "queued_spin_trylock";
+            default -> "queued_spin_unlock";
+        };
+        List<String> co = List.of(d.c().split(" ; "));
+        List<String> jo = List.of(d.port().split(" ; "));
+        int at = 0;
+        while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
+            at++;
+        }
+        return "named: " + op + " on cpu " + in[1] + " of " + in[2] + (d.variant() ? " (variant)" : "") + " op " + (at + 1) + ": C `"
+                + (at < co.size() ? co.get(at) : "-") + "`, port `" + (at < jo.size() ? jo.get(at) : "-") + "`"
+                + (at < d.where().size() ? "; " + d.where().get(at).replace("kernel/locking/", "").replace("include/asm-generic/", "asm-generic/")
+                : "");
+    }
+
     @Test
-    void mutantsOfTheDoubleLockBalanceFamilyAreNamedAndRefactorsAgree() throws Exception {
+    void mutantsOfTheDoubleLockBalanceFamilyAndQspinlockAreNamedAndRefactorsAgree() throws Exception {
         Map<String, Map<String, String>> table = new LinkedHashMap<>();
         List<KernelTree> trees = KernelTrees.orSkip("conform rq-lock's power table");
         for (KernelTree tree : trees) {
@@ -185,7 +264,8 @@ class RqLockConformPowerTest {
     static String markdown(Map<String, Map<String, String>> table) {
         StringBuilder b = new StringBuilder("| edit | file | what | 6.12 (linux-source-6.12) | 6.1 (linux-source-6.1) |\n|---|---|---|---|---|\n");
         for (Edit e : edits()) {
-            b.append("| ").append(e.id()).append(" | ").append(e.file().replace("kernel/sched/", "")).append(" | ").append(e.what()).append(" | ")
+            b.append("| ").append(e.id()).append(" | ").append(e.file().replace("kernel/sched/", "").replace("kernel/locking/", "")
+                    .replace("include/", "")).append(" | ").append(e.what()).append(" | ")
                     .append(table.get("6.12").get(e.id())).append(" | ").append(table.get("6.1").get(e.id())).append(" |\n");
         }
         return b.toString();

@@ -1,0 +1,282 @@
+package kcheck.conform;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import kcheck.model.rqlock.QspinlockPaths;
+
+/**
+ * The lock under rq-lock: a tree's {@code kernel/locking/qspinlock.c} with
+ * {@code include/asm-generic/qspinlock.h} against the qspinlock port ({@code QSpinlock}, v6.12, x86),
+ * by recorded-program equivalence. The whole file is compiled (no extraction: its own helpers,
+ * {@code mcs_spinlock.h}, {@code qspinlock_stat.h} and {@code lock_events.h} are the tree's) against
+ * kcheck's shim, in which every access to the lock word or an MCS node is an operation handed to a
+ * driver. One CPU runs {@code queued_spin_lock}, {@code queued_spin_trylock} or
+ * {@code queued_spin_unlock}; every value each of its loads could find is tried
+ * ({@link QspinlockPaths}: the port's paths, generated here and streamed to the driver with the hash
+ * of the port's text for each); the first run whose C text differs is reported with the tree lines
+ * of the C's operations.
+ */
+public final class QspinlockConformance {
+
+    /** What the shim provides instead of the tree (printed by conform). */
+    static final List<String> SHIMMED = List.of(
+            "atomics, READ_ONCE/WRITE_ONCE, smp_store_release, smp_cond_load_*, smp_wmb: each an operation handed to the driver, "
+                    + "with its ordering (the driver supplies what loads find)",
+            "arch/x86/include/asm/qspinlock.h: queued_fetch_set_pending_acquire (lock btsl, then an acquire load of the word under "
+                    + "x86-TSO), virt_spin_lock false, _Q_PENDING_LOOPS one load",
+            "per-CPU data (this_cpu_ptr, per_cpu_ptr, smp_processor_id): one copy of qnodes per CPU, kept by the driver",
+            "trace_contention_*, prefetchw, in_task, the kernel headers qspinlock.c includes: empty or no-ops");
+
+    /** The divergence: the run (its input line), both texts, the C's locations. */
+    public record Divergence(String input, String c, String port, List<String> where, boolean variant) {
+    }
+
+    /** The outcome: runs compared (paths of the port and variants), spins, the divergence or null, stop reason or null. */
+    public record Result(int cpus, long paths, long variants, long spins, long compared, Divergence divergence, String stopped, double seconds) {
+    }
+
+    private QspinlockConformance() {
+    }
+
+    /** Compiles the tree's qspinlock.c and compares it with the port at {@code cpus} CPUs. */
+    public static Result run(KernelTree tree, int cpus, StopCondition stop) throws IOException, CDriver.CompileException {
+        long t0 = System.nanoTime();
+        Path c = tree.file("kernel/locking/qspinlock.c");
+        for (String f : List.of("kernel/locking/qspinlock.c", "kernel/locking/mcs_spinlock.h", "include/asm-generic/qspinlock.h",
+                "include/asm-generic/qspinlock_types.h")) {
+            if (!Files.isReadable(tree.file(f))) {
+                throw new IOException("cannot read " + tree.file(f));
+            }
+        }
+        Path dir = kcheck.engine.ScratchDirs.create("kcheck-conform-qspinlock-");
+        try {
+            Path inc = dir.resolve("inc");
+            for (String h : List.of("linux/smp.h", "linux/bug.h", "linux/cpumask.h", "linux/percpu.h", "linux/hardirq.h", "linux/mutex.h",
+                    "linux/prefetch.h", "linux/types.h", "linux/atomic.h", "asm/byteorder.h", "asm/mcs_spinlock.h", "trace/events/lock.h")) {
+                Path p = inc.resolve(h);
+                Files.createDirectories(p.getParent());
+                Files.writeString(p, "/* kcheck: empty; what qspinlock.c needs from it is in kcheck_qshim.h */\n");
+            }
+            Files.createDirectories(inc.resolve("asm-generic"));
+            Files.copy(tree.file("include/asm-generic/qspinlock.h"), inc.resolve("asm-generic/qspinlock.h"));
+            Files.copy(tree.file("include/asm-generic/qspinlock_types.h"), inc.resolve("asm-generic/qspinlock_types.h"));
+            copy("kcheck_x86_qspinlock.h", inc.resolve("asm/qspinlock.h"));
+            copy("kcheck_qshim.h", dir.resolve("kcheck_qshim.h"));
+            copy("kcheck_qdriver.c", dir.resolve("kcheck_qdriver.c"));
+            Path exe = dir.resolve("qdriver");
+            List<String> cmd = List.of(CDriver.gcc(), "-std=gnu11", "-O1", "-w", "-I", inc.toString(), "-include",
+                    dir.resolve("kcheck_qshim.h").toString(), "-DKCHECK_QSPINLOCK_C=\"" + c.toAbsolutePath() + "\"", "-o", exe.toString(),
+                    dir.resolve("kcheck_qdriver.c").toString());
+            Process cc = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+            String messages = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            try {
+                if (!cc.waitFor(120, TimeUnit.SECONDS) || cc.exitValue() != 0) {
+                    throw new CDriver.CompileException(messages.isBlank() ? "the C compiler failed" : tidy(messages, tree, dir).strip());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
+            }
+            return compare(exe, dir, tree, cpus, stop, t0);
+        } finally {
+            kcheck.engine.ScratchDirs.release(dir);
+        }
+    }
+
+    private static void copy(String resource, Path to) throws IOException {
+        try (InputStream s = QspinlockConformance.class.getResourceAsStream("/kcheck/conform/qspinlock/" + resource)) {
+            if (s == null) {
+                throw new IOException("missing resource kcheck/conform/qspinlock/" + resource);
+            }
+            Files.copy(s, to);
+        }
+    }
+
+    /** Paths as a reader of the tree knows them: include/asm-generic/..., kernel/locking/...; kcheck's x86 stand-in named. */
+    static String tidy(String text, KernelTree tree, Path dir) {
+        String root = tree.dir().toAbsolutePath().normalize() + "/";
+        return text.replace(dir + "/", "").replace(root, "").replace("inc/asm-generic/", "include/asm-generic/")
+                .replace("inc/asm/qspinlock.h", "kcheck's x86 asm/qspinlock.h");
+    }
+
+    private static Result compare(Path exe, Path dir, KernelTree tree, int cpus, StopCondition stop, long t0) throws IOException {
+        Process p = new ProcessBuilder(exe.toString()).directory(dir.toFile()).redirectErrorStream(true).start();
+        AtomicLong paths = new AtomicLong();
+        AtomicLong variants = new AtomicLong();
+        AtomicLong spins = new AtomicLong();
+        AtomicReference<String> why = new AtomicReference<>();
+        Window window = new Window();
+        Thread writer = new Thread(() -> {
+            try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(p.getOutputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
+                long[] n = {0};
+                QspinlockPaths.forEach(cpus, r -> {
+                    if ((n[0]++ & 0x3fff) == 0) {
+                        String s = stop.reason();
+                        if (s != null) {
+                            why.compareAndSet(null, s);
+                            throw new StopWriting();
+                        }
+                    }
+                    if (r.variant()) {
+                        variants.incrementAndGet();
+                    } else {
+                        paths.incrementAndGet();
+                        if (r.text().endsWith("spins")) {
+                            spins.incrementAndGet();
+                        }
+                    }
+                    window.remember(r);
+                    try {
+                        w.write(r.input());
+                        w.write(' ');
+                        w.write(Long.toHexString(fnv1a(r.text())));
+                        w.write('\n');
+                    } catch (IOException e) {
+                        throw new StopWriting();
+                    }
+                });
+            } catch (StopWriting | IOException e) {
+                // the driver stopped at a divergence, or the run was asked to stop
+            }
+        }, "kcheck-conform-qspinlock-writer");
+        writer.setDaemon(true);
+        writer.start();
+        Divergence d = null;
+        long compared = -1;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.startsWith("END ")) {
+                    compared = Long.parseLong(line.substring(4).trim());
+                } else if (line.startsWith("D ")) {
+                    long index = Long.parseLong(line.substring(2).trim());
+                    String c = r.readLine();
+                    String w = r.readLine();
+                    QspinlockPaths.Run run = window.find(index);
+                    List<String> where = new ArrayList<>();
+                    for (String s : (w == null ? "" : w.substring(Math.min(2, w.length()))).split(" ; ")) {
+                        if (!s.isBlank()) {
+                            where.add(tidy(s.strip(), tree, dir).replace(" ;", ""));
+                        }
+                    }
+                    d = new Divergence(run == null ? "run " + index : run.input(), c == null ? "" : tidy(c.substring(2), tree, dir),
+                            run == null ? "?" : run.text(), where, run != null && run.variant());
+                    compared = index;
+                }
+            }
+        }
+        try {
+            writer.join(TimeUnit.MINUTES.toMillis(5));
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        p.destroyForcibly();
+        if (d == null && compared < 0 && why.get() == null) {
+            throw new IOException("the compiled qspinlock driver ended without an answer (exit " + p.exitValue() + ")");
+        }
+        return new Result(cpus, paths.get(), variants.get(), spins.get(), Math.max(compared, 0), d, d == null ? why.get() : null,
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static final class StopWriting extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        StopWriting() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The most recent runs sent (a ring), so that the one the driver names can be printed: the driver is never far behind. */
+    private static final class Window {
+        static final int KEEP = 1 << 16;
+        private final QspinlockPaths.Run[] ring = new QspinlockPaths.Run[KEEP];
+        private long count;
+
+        synchronized void remember(QspinlockPaths.Run r) {
+            ring[(int) (count % KEEP)] = r;
+            count++;
+        }
+
+        synchronized QspinlockPaths.Run find(long index) {
+            return index < count && count - index <= KEEP ? ring[(int) (index % KEEP)] : null;
+        }
+    }
+
+    /** 64-bit FNV-1a of the ASCII text, as the driver computes it. */
+    static long fnv1a(String s) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < s.length(); i++) {
+            h ^= s.charAt(i) & 0xff;
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
+    /** The script as words: "the word (L=0 P=0 T=1), the node field 0, ...". */
+    static String found(List<String> entries) {
+        List<String> out = new ArrayList<>();
+        for (String e : entries) {
+            if (e.startsWith("w")) {
+                String[] f = e.substring(1).split("\\.");
+                out.add("(L=" + f[0] + " P=" + f[1] + " T=" + f[2] + ")");
+            } else {
+                out.add("(" + e.substring(1) + ")");
+            }
+        }
+        return String.join(" ", out);
+    }
+
+    /** The report, as conform prints it. */
+    public static void print(Result r, PrintStream out) {
+        out.println(String.format(Locale.ROOT, "  %d CPUs, each CPU's queued_spin_lock, queued_spin_trylock and queued_spin_unlock: paths of the "
+                + "port: %,d (%,d end spinning), variants (a field the port does not read changed): %,d; %s: %,d", r.cpus(), r.paths(),
+                r.spins(), r.variants(), r.divergence() != null ? "runs that agreed before the divergence" : "compared", r.compared()));
+        out.println(String.format(Locale.ROOT, "  time: %.1f s", r.seconds()));
+        Divergence d = r.divergence();
+        if (d != null) {
+            String[] in = d.input().split(" ");
+            String op = switch (in[0]) {
+                case "L" -> "queued_spin_lock";
+                case "T" -> "queued_spin_trylock";
+                default -> "queued_spin_unlock";
+            };
+            out.println("DIVERGENCE in " + op + " on cpu " + in[1] + " of " + in[2] + (d.variant() ? " (a variant: a field the port does not "
+                    + "read was changed)" : "") + ", its loads finding " + (in.length > 4 ? found(List.of(in).subList(4, in.length))
+                    : "nothing") + ":");
+            List<String> co = List.of(d.c().split(" ; "));
+            List<String> jo = List.of(d.port().split(" ; "));
+            int at = 0;
+            while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
+                at++;
+            }
+            out.println(String.format(Locale.ROOT, "       %-40s %-40s %s", "C (the tree)", "Java (v6.12 port)", "C at"));
+            for (int i = 0; i < Math.max(co.size(), jo.size()); i++) {
+                out.println(String.format(Locale.ROOT, "  %2d %s %-40s %-40s %s", i + 1, i == at ? "*" : " ", i < co.size() ? co.get(i) : "-",
+                        i < jo.size() ? jo.get(i) : "-", i < d.where().size() ? d.where().get(i) : ""));
+            }
+            if (at < d.where().size()) {
+                out.println("  first difference: the C's operation " + (at + 1) + " at " + d.where().get(at));
+            }
+        } else if (r.stopped() != null) {
+            out.println("INCOMPLETE: " + r.stopped() + " (no disagreement so far)");
+        } else {
+            out.println(String.format(Locale.ROOT, "AGREE: all %,d runs of the C are the port's, operation for operation", r.compared()));
+        }
+    }
+}
