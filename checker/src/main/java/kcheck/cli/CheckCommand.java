@@ -55,6 +55,10 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--variant", paramLabel = "V", description = "variant (default after; for a model without one, its first variant: dl-push's v6.12-fixed)")
     String variant;
 
+    @Option(names = "--kernel-tree", paramLabel = "DIR", description = "rq-lock: check the double_lock_balance family of this kernel "
+            + "tree's own C (kernel/sched/sched.h, core.c, compiled with gcc), with no Java port: the CPUs run the C's recorded paths")
+    Path kernelTree;
+
     @Option(names = "--variant-file", paramLabel = "FILE.java", description = "check your own variant: a Java source file "
             + "implementing the model's variant contract, compiled in memory (start one with 'kcheck variant new')")
     Path variantFile;
@@ -128,6 +132,10 @@ final class CheckCommand implements Callable<Integer> {
         }
         Options options = search.toOptions();
         if (LkmmRun.asked(params)) {
+            if (kernelTree != null) {
+                throw new UsageException("--kernel-tree runs the tree's C under sequential consistency: --param memory-model=lkmm does not "
+                        + "apply");
+            }
             if (clusterOptions.validate() > 0) {
                 throw new UsageException("--param memory-model=lkmm runs on one machine: --cluster does not apply");
             }
@@ -136,6 +144,9 @@ final class CheckCommand implements Callable<Integer> {
         }
         int nodes = clusterOptions.validate();
         ClusterSupport cluster = null;
+        if (nodes > 0 && kernelTree != null) {
+            throw new UsageException("--cluster runs built-in variants only: --kernel-tree is checked on one machine");
+        }
         if (nodes > 0) {
             if (variantFile != null) {
                 throw new UsageException("--cluster runs built-in variants only (the workers load the model by name): "
@@ -147,8 +158,9 @@ final class CheckCommand implements Callable<Integer> {
             }
             cluster = ClusterSupport.require("--cluster");
         }
-        VariantFile vf = VariantFiles.load(variantFile, variant, Models.get(model));
-        Model m = Instances.create(model, variant == null ? defaultVariant(model) : variant, vf, cpus, params, properties);
+        VariantFile vf = kernelTree != null ? null : VariantFiles.load(variantFile, variant, Models.get(model));
+        Model m = kernelTree != null ? kcheck.conform.CModels.rqLock(model, kernelTree, variant, variantFile, cpus, params, properties)
+                : Instances.create(model, variant == null ? defaultVariant(model) : variant, vf, cpus, params, properties);
         StartupClock.mark("model");
         List<Path> targets = traceTargets(m);
         MetricsCsv.checkTarget(metricsCsv, force);

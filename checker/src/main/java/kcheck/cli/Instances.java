@@ -48,7 +48,7 @@ public final class Instances {
     }
 
     /** The parameters given with {@code --param}, with the {@code --cpus} shorthand (may be null) folded in. */
-    static Map<String, String> given(ModelFactory f, Integer cpus, Map<String, String> params) {
+    public static Map<String, String> given(ModelFactory f, Integer cpus, Map<String, String> params) {
         Map<String, String> given = new LinkedHashMap<>(params == null ? Map.of() : params);
         if (cpus != null) {
             if (f.params().stream().noneMatch(p -> p.name().equals("cpus"))) {
@@ -68,7 +68,7 @@ public final class Instances {
      * false claims, known gaps of the fixed code: {@link PropertyInfo#optIn()}); the named set
      * {@code all} means every property.
      */
-    static Set<String> selection(ModelFactory f, List<String> named) {
+    public static Set<String> selection(ModelFactory f, List<String> named) {
         Set<String> props = new LinkedHashSet<>();
         if (named == null || named.isEmpty()) {
             f.properties().stream().filter(p -> !p.optIn()).map(PropertyInfo::id).forEach(props::add);

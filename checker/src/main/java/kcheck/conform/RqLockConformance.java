@@ -122,6 +122,52 @@ public final class RqLockConformance {
         return out;
     }
 
+    /** One path of the tree's C: the call ("dlb 0 1"), its operations, its end ("return 0", "end"), where each operation was made. */
+    public record CPath(String call, List<String> ops, String end, List<String> where) {
+    }
+
+    /**
+     * Every path of the tree's double_lock_balance family for one configuration, with the tree
+     * lines of each operation (for {@code kcheck check rq-lock --kernel-tree}, which runs these
+     * paths as the CPUs' code).
+     */
+    public static List<CPath> paths(KernelTree tree, Config config, StopCondition stop)
+            throws IOException, CFunctions.NotFoundException, CDriver.CompileException {
+        List<CFunctions.Definition> defs = extract(tree);
+        Path dir = kcheck.engine.ScratchDirs.create("kcheck-check-c-");
+        try {
+            prepare(dir, tree, defs);
+            Path exe = compile(dir, config.preempt(), stop);
+            Exec e = exec(dir, List.of(exe.toString(), Integer.toString(config.cpus()), config.pairs() ? "1" : "0"), 30, stop);
+            if (e.stopped != null) {
+                throw new IOException("stopped: " + e.stopped);
+            }
+            if (e.exit != 0) {
+                throw new IOException("the compiled double_lock_balance family did not finish: " + e.output.strip());
+            }
+            List<CPath> out = new ArrayList<>();
+            String[] lines = e.output.split("\n");
+            for (int i = 0; i + 1 < lines.length; i++) {
+                if (!lines[i].startsWith("P ") || !lines[i + 1].startsWith("W ")) {
+                    continue;
+                }
+                String c = lines[i].substring(2);
+                List<String> ops = ops(c);
+                List<String> where = new ArrayList<>();
+                for (String w : lines[i + 1].substring(2).split(";")) {
+                    if (!w.isBlank()) {
+                        where.add(w.strip());
+                    }
+                }
+                Divergence d = located(new Divergence(config, "", "", "", 0, where, ""), exe);
+                out.add(new CPath(c.substring(0, c.indexOf(':')), ops.subList(0, ops.size() - 1), ops.get(ops.size() - 1), d.cWhere()));
+            }
+            return out;
+        } finally {
+            kcheck.engine.ScratchDirs.release(dir);
+        }
+    }
+
     /** Compares the tree's C with the port at 2..{@code cpus} CPUs, stopping at the first CPU count that diverges. */
     public static Result run(KernelTree tree, int cpus, StopCondition stop, PrintStream progress)
             throws IOException, CFunctions.NotFoundException, CDriver.CompileException, NoPortException {
@@ -133,19 +179,7 @@ public final class RqLockConformance {
         }
         Path dir = kcheck.engine.ScratchDirs.create("kcheck-conform-rqlock-");
         try {
-            StringBuilder x = new StringBuilder("/* extracted by kcheck conform rq-lock from " + tree.dir() + " */\n");
-            for (CFunctions.Definition d : defs) {
-                x.append(d.emit());
-            }
-            Files.writeString(dir.resolve("kcheck_extracted.c"), x.toString());
-            for (String r : List.of("kcheck_shim.h", "kcheck_driver.c")) {
-                try (InputStream s = RqLockConformance.class.getResourceAsStream("/kcheck/conform/rqlock/" + r)) {
-                    if (s == null) {
-                        throw new IOException("missing resource kcheck/conform/rqlock/" + r);
-                    }
-                    Files.copy(s, dir.resolve(r));
-                }
-            }
+            prepare(dir, tree, defs);
             Path[] exes = {compile(dir, false, stop), compile(dir, true, stop)};
             List<Coverage> coverage = new ArrayList<>();
             for (int n = 2; n <= cpus; n++) {
@@ -186,6 +220,23 @@ public final class RqLockConformance {
             return new Result(port, defs, coverage, null, null, seconds(t0));
         } finally {
             kcheck.engine.ScratchDirs.release(dir);
+        }
+    }
+
+    /** The extracted functions (kcheck_extracted.c), the shim and the driver, in {@code dir}. */
+    private static void prepare(Path dir, KernelTree tree, List<CFunctions.Definition> defs) throws IOException {
+        StringBuilder x = new StringBuilder("/* extracted by kcheck from " + tree.dir() + " */\n");
+        for (CFunctions.Definition d : defs) {
+            x.append(d.emit());
+        }
+        Files.writeString(dir.resolve("kcheck_extracted.c"), x.toString());
+        for (String r : List.of("kcheck_shim.h", "kcheck_driver.c")) {
+            try (InputStream s = RqLockConformance.class.getResourceAsStream("/kcheck/conform/rqlock/" + r)) {
+                if (s == null) {
+                    throw new IOException("missing resource kcheck/conform/rqlock/" + r);
+                }
+                Files.copy(s, dir.resolve(r));
+            }
         }
     }
 

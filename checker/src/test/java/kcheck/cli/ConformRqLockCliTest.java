@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import kcheck.conform.EditedTree;
 import kcheck.conform.KernelTree;
 import kcheck.conform.KernelTrees;
 
@@ -41,13 +42,10 @@ class ConformRqLockCliTest {
     @Test
     void oneEditedLineIsADivergenceAtTheTreesLine() throws Exception {
         KernelTree t = KernelTrees.orSkip("conform rq-lock").get(0);
-        Path dir = tmp.resolve("edited");
-        Files.createDirectories(dir.resolve("kernel/sched"));
-        Files.copy(t.file("Makefile"), dir.resolve("Makefile"));
-        Files.copy(t.file("kernel/sched/sched.h"), dir.resolve("kernel/sched/sched.h"));
         String core = Files.readString(t.file("kernel/sched/core.c"), StandardCharsets.UTF_8);
         int line = (int) core.substring(0, core.indexOf("\tif (rq_order_less(rq2, rq1))")).chars().filter(c -> c == '\n').count() + 1;
-        Files.writeString(dir.resolve("kernel/sched/core.c"), core.replace("\tif (rq_order_less(rq2, rq1))", "\tif (rq_order_less(rq1, rq2))"));
+        Path dir = EditedTree.copy(t, tmp.resolve("edited"), EditedTree.FAMILY, "kernel/sched/core.c",
+                EditedTree.once("\tif (rq_order_less(rq2, rq1))", "\tif (rq_order_less(rq1, rq2))"));
         Cli r = Cli.run("conform", "rq-lock", "--kernel-tree", dir.toString());
         assertThat(r.exit).as(r.out + r.err).isEqualTo(1);
         assertThat(r.out).contains("DIVERGENCE (2 CPUs, !CONFIG_PREEMPTION, no core scheduling) in double_rq_lock(rq1 = cpu 0, rq2 = cpu 1): "

@@ -31,15 +31,8 @@ class RqLockConformPowerTest {
     record Edit(String id, boolean mutant, String file, String what, java.util.function.UnaryOperator<String> change) {
     }
 
-    /** {@code old} must occur exactly once in the file. */
     static java.util.function.UnaryOperator<String> once(String old, String replacement) {
-        return src -> {
-            int at = src.indexOf(old);
-            if (at < 0 || src.indexOf(old, at + 1) >= 0) {
-                throw new IllegalStateException("the edit's text occurs " + (at < 0 ? "nowhere" : "more than once") + ": " + old);
-            }
-            return src.substring(0, at) + replacement + src.substring(at + old.length());
-        };
+        return EditedTree.once(old, replacement);
     }
 
     /** Renames identifiers (not members: none after {@code .} or {@code ->}) within the {@code nth} definition of {@code function} only. */
@@ -167,14 +160,7 @@ class RqLockConformPowerTest {
 
     /** conform rq-lock's answer for one edit of {@code tree}, as the table shows it. */
     String answer(KernelTree tree, Edit edit) throws Exception {
-        Path dir = work.resolve(tree.series() + "-" + edit.id());
-        Files.createDirectories(dir);
-        Files.copy(tree.file("Makefile"), dir.resolve("Makefile"));
-        for (String f : FILES) {
-            String src = Files.readString(tree.file(f), StandardCharsets.UTF_8);
-            Files.createDirectories(dir.resolve(f).getParent());
-            Files.writeString(dir.resolve(f), f.equals(edit.file()) ? edit.change().apply(src) : src);
-        }
+        Path dir = EditedTree.copy(tree, work.resolve(tree.series() + "-" + edit.id()), FILES, edit.file(), edit.change());
         if (lockPart(edit)) {
             QspinlockConformance.Result q = QspinlockConformance.run(KernelTree.open(dir, null), 2, StopCondition.NEVER);
             assertThat(q.stopped()).isNull();

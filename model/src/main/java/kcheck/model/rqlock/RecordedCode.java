@@ -133,6 +133,8 @@ final class RecordedCode {
         final List<Boolean> outcomes = new ArrayList<>();
 
         final RqConfig config;
+        /* the citation of the next primitive given by the code itself (replayed C), or null */
+        String source;
 
         Recorder(boolean[] script, String what, RqConfig config) {
             this.script = script;
@@ -149,7 +151,8 @@ final class RecordedCode {
                 throw new ModelLimitException("rq-lock has runqueue locks 0.." + (config.cpus() - 1) + ": " + what
                         + " uses lock " + lock);
             }
-            Node n = new Node(kind, lock, 0, KernelCitations.render(KernelCitations.onStack()));
+            Node n = new Node(kind, lock, 0, source != null ? source : KernelCitations.render(KernelCitations.onStack()));
+            source = null;
             n.head = head;
             events.add(n);
             return n;
@@ -192,13 +195,20 @@ final class RecordedCode {
 
         @Override
         public void doubleRqClockClearUpdate(int rq1, int rq2) {
+            String cited = source;
             add(Kind.CLOCK, config.lockp(rq1), "double_rq_clock_clear_update");
+            source = cited;
             add(Kind.CLOCK, config.lockp(rq2), "double_rq_clock_clear_update");
         }
 
         @Override
         public boolean configPreempt() {
             return config.preempt();
+        }
+
+        @Override
+        public void source(String citation) {
+            source = citation;
         }
 
         @Override

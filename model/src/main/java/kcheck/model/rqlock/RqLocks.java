@@ -73,4 +73,12 @@ public interface RqLocks {
     default void rawSpinRqUnlock(int rq) {
         spinUnlock(rqLockp(rq));
     }
+
+    /**
+     * Where the next primitive is in the kernel's source, for code that is not a Java port (the
+     * tree's compiled C replayed: {@code kcheck check rq-lock --kernel-tree}); a port's primitives
+     * are cited from its {@code @Kernel} annotations instead.
+     */
+    default void source(String citation) {
+    }
 }

@@ -1,0 +1,78 @@
+package kcheck.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import kcheck.conform.EditedTree;
+import kcheck.conform.KernelTree;
+import kcheck.conform.KernelTrees;
+
+/**
+ * {@code kcheck check rq-lock --kernel-tree DIR}: the CPUs run the tree's own compiled C (no Java
+ * port). On Debian's trees it gives the v6.12 port's state space and verdicts exactly; a tree with
+ * one line of double_rq_lock edited deadlocks, and the trace cites the tree's C lines.
+ */
+class CheckKernelTreeTest {
+    @TempDir
+    Path tmp;
+
+    private static String states(String out) {
+        Matcher m = Pattern.compile("([\\d,]+) distinct states").matcher(out);
+        return m.find() ? m.group(1) : "(none in: " + out + ")";
+    }
+
+    /** The verdict lines ("  mutual-exclusion  HOLDS  ..."). */
+    private static List<String> verdicts(String out) {
+        return out.lines().filter(l -> l.matches("  \\S+\\s+(HOLDS|VIOLATED|INCOMPLETE)\\b.*")).toList();
+    }
+
+    @Test
+    void theTreesCHasThePortsStatesAndVerdicts() {
+        for (KernelTree t : KernelTrees.orSkip("check rq-lock --kernel-tree")) {
+            for (List<String> config : List.of(List.of("--cpus", "3"), List.of("--cpus", "3", "--param", "preempt=n"),
+                    List.of("--cpus", "4", "--param", "core-sched=pairs", "--param", "preempt=n"))) {
+                List<String> c = new java.util.ArrayList<>(List.of("check", "rq-lock", "--kernel-tree", t.dir().toString(), "--quiet"));
+                c.addAll(config);
+                List<String> port = new java.util.ArrayList<>(List.of("check", "rq-lock", "--variant", "v6.12", "--quiet"));
+                port.addAll(config);
+                Cli fromC = Cli.run(c.toArray(String[]::new));
+                Cli fromPort = Cli.run(port.toArray(String[]::new));
+                System.out.println("[kcheck check --kernel-tree] " + t.dir() + " " + config + ": " + states(fromC.out) + " states, exit "
+                        + fromC.exit + " (port v6.12: " + states(fromPort.out) + ", exit " + fromPort.exit + ")");
+                assertThat(fromC.exit).as(fromC.out + fromC.err).isEqualTo(fromPort.exit);
+                assertThat(states(fromC.out)).isEqualTo(states(fromPort.out));
+                assertThat(verdicts(fromC.out)).isNotEmpty().isEqualTo(verdicts(fromPort.out));
+                assertThat(fromC.out).contains("variant C of " + t.dir());
+            }
+        }
+    }
+
+    @Test
+    void anEditedTreeDeadlocksWithATraceCitingItsC() throws Exception {
+        KernelTree t = KernelTrees.orSkip("check rq-lock --kernel-tree").get(0);
+        Path dir = EditedTree.copy(t, tmp.resolve("edited"), EditedTree.FAMILY, "kernel/sched/core.c",
+                EditedTree.once("\tif (rq_order_less(rq2, rq1))", "\tif (rq_order_less(rq1, rq2))"));
+        Cli r = Cli.run("check", "rq-lock", "--kernel-tree", dir.toString(), "--cpus", "2", "--param", "preempt=n", "--json");
+        assertThat(r.exit).as(r.out + r.err).isEqualTo(1);
+        assertThat(r.out).contains("\"deadlock-free\"").containsPattern("core\\.c:\\d+ raw_spin_rq_lock_nested ← sched\\.h:\\d+ raw_spin_rq_lock ← core\\.c:\\d+ double_rq_lock");
+    }
+
+    @Test
+    void otherModelsAndVariantsAreUsageErrors() {
+        KernelTree t = KernelTrees.orSkip("check rq-lock --kernel-tree").get(0);
+        for (List<String> args : List.of(List.of("check", "cpudl", "--kernel-tree", t.dir().toString()),
+                List.of("check", "rq-lock", "--kernel-tree", t.dir().toString(), "--variant", "after"),
+                List.of("check", "rq-lock", "--kernel-tree", tmp.resolve("nowhere").toString()))) {
+            Cli r = Cli.run(args.toArray(String[]::new));
+            assertThat(r.exit).as(args + ": " + r.out + r.err).isEqualTo(2);
+            assertThat(r.err.strip().lines().count()).as(args + ": " + r.err).isEqualTo(1);
+        }
+    }
+}
