@@ -55,8 +55,9 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--variant", paramLabel = "V", description = "variant (default after; for a model without one, its first variant: dl-push's v6.12-fixed)")
     String variant;
 
-    @Option(names = "--kernel-tree", paramLabel = "DIR", description = "rq-lock: check the double_lock_balance family of this kernel "
-            + "tree's own C (kernel/sched/sched.h, core.c, compiled with gcc), with no Java port: the CPUs run the C's recorded paths")
+    @Option(names = "--kernel-tree", paramLabel = "DIR", description = "rq-lock, cpudl: check this kernel tree's own C "
+            + "(rq-lock: the double_lock_balance family of kernel/sched/sched.h and core.c; cpudl: kernel/sched/cpudeadline.c), compiled "
+            + "with gcc, with no Java port")
     Path kernelTree;
 
     @Option(names = "--variant-file", paramLabel = "FILE.java", description = "check your own variant: a Java source file "
@@ -159,7 +160,7 @@ final class CheckCommand implements Callable<Integer> {
             cluster = ClusterSupport.require("--cluster");
         }
         VariantFile vf = kernelTree != null ? null : VariantFiles.load(variantFile, variant, Models.get(model));
-        Model m = kernelTree != null ? kcheck.conform.CModels.rqLock(model, kernelTree, variant, variantFile, cpus, params, properties)
+        Model m = kernelTree != null ? kcheck.conform.CModels.create(model, kernelTree, variant, variantFile, cpus, params, properties)
                 : Instances.create(model, variant == null ? defaultVariant(model) : variant, vf, cpus, params, properties);
         StartupClock.mark("model");
         List<Path> targets = traceTargets(m);

@@ -227,10 +227,8 @@ public final class CpudlConformance {
         }
     }
 
-    /** Compiles the tree's cpudeadline.c and runs the comparison. */
-    public static Result run(KernelTree tree, Port port, Options o, PrintStream log)
-            throws CDriver.CompileException, IOException {
-        long t0 = System.nanoTime();
+    /** The tree's cpudeadline.c compiled into the conform driver, for the port's cpudl_clear signature. */
+    static CDriver compile(KernelTree tree, Port port, StopCondition stop) throws CDriver.CompileException, IOException, DriverProcess.Stopped {
         String cFile = tree.file("kernel/sched/cpudeadline.c").toAbsolutePath().toString();
         String hFile = tree.file("kernel/sched/cpudeadline.h").toAbsolutePath().toString();
         for (String f : List.of(cFile, hFile)) {
@@ -238,6 +236,14 @@ public final class CpudlConformance {
                 throw new CDriver.CompileException("cannot compile " + f + ": its path contains a quote or a backslash");
             }
         }
+        return CDriver.compile(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"), List.of("KCHECK_CPUDEADLINE_C=\"" + cFile + "\"",
+                "KCHECK_CPUDEADLINE_H=\"" + hFile + "\"", "KCHECK_CLEAR_ONLINE=" + (port.clearOnline() ? 1 : 0)), stop);
+    }
+
+    /** Compiles the tree's cpudeadline.c and runs the comparison. */
+    public static Result run(KernelTree tree, Port port, Options o, PrintStream log)
+            throws CDriver.CompileException, IOException {
+        long t0 = System.nanoTime();
         StopCondition stop = StopCondition.NEVER.withRequests(o.stopRequested());
         if (o.timeLimitMillis() > 0) {
             String limit = Durations.format(Duration.ofMillis(o.timeLimitMillis()));
@@ -245,8 +251,7 @@ public final class CpudlConformance {
         }
         CDriver c;
         try {
-            c = CDriver.compile(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"), List.of("KCHECK_CPUDEADLINE_C=\"" + cFile + "\"",
-                    "KCHECK_CPUDEADLINE_H=\"" + hFile + "\"", "KCHECK_CLEAR_ONLINE=" + (port.clearOnline() ? 1 : 0)), stop);
+            c = compile(tree, port, stop);
         } catch (DriverProcess.Stopped e) {
             return new Result(tree, port, o.seed(), 0, 0, 0, 0, null, e.getMessage(), (System.nanoTime() - t0) / 1e9);
         }

@@ -15,6 +15,7 @@
  *   Q dl mask cpu dens   cpudl_find(cp, p, later_mask) for a task with that deadline, cpus_mask, task_cpu, dl_density
  *   L size c0 d0 .. idx0 .. free   load a heap state (every slot) and keep it as the snapshot
  *   B                    restore the snapshot
+ *   A                    print every slot: "all=c:d,c:d,..." (nr_cpu_ids slots, in use or not)
  *   X                    exit
  * Output: "kcheck-driver ready" once started, then one line after each command except L and B,
  * written as soon as the call returns (stdout is line-buffered, so the caller always knows which
@@ -232,6 +233,11 @@ int main(void)
 			snap_size = cp.size;
 			memcpy(snap, cp.elements, sizeof(struct cpudl_item) * nr_cpu_ids);
 			snap_free = *cp.free_cpus;
+		} else if (cmd == 'A') {
+			printf("all=");
+			for (unsigned int h = 0; h < nr_cpu_ids; h++)
+				printf("%s%d:%" PRIu64, h ? "," : "", cp.elements[h].cpu, (uint64_t)cp.elements[h].dl);
+			printf("\n");
 		} else if (cmd == 'B') {
 			cp.size = snap_size;
 			memcpy(cp.elements, snap, sizeof(struct cpudl_item) * nr_cpu_ids);

@@ -110,4 +110,17 @@ public final class CpudlFault {
             return budget;
         }
     }
+
+    /**
+     * For code that is not a Java port (a kernel tree's compiled C): a call that wrote or read
+     * outside {@code elements[]}, or crashed doing so: the sanity-bounds fault.
+     */
+    public static RuntimeException outOfBounds(long value) {
+        return new Flagged(BOUNDS, 0, value);
+    }
+
+    /** For code that is not a Java port: a call that did not return (the bounded-work fault). */
+    public static RuntimeException runaway(long budget) {
+        return new Runaway(budget);
+    }
 }
