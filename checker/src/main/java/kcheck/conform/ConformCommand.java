@@ -109,6 +109,13 @@ public final class ConformCommand implements Callable<Integer> {
         CpudlConformance.Options o = new CpudlConformance.Options(s, sequences, calls, !noWalk, wp, limit, perCall, Interrupts::reason);
         out.println("conform cpudl: kernel tree " + kt.dir() + " (v" + kt.version() + "), port " + port.name());
         out.println("  " + port.why());
+        out.println("  from the tree: kernel/sched/cpudeadline.c and cpudeadline.h (compiled by their paths), " + (CpudlConformance.helpersFromTree(kt)
+                ? String.join(", ", CpudlConformance.TREE_HELPERS) + " from kernel/sched/sched.h (found by parsing)"
+                : "not " + String.join(", ", CpudlConformance.TREE_HELPERS) + ": the tree has no kernel/sched/sched.h, so kcheck's copy of "
+                        + "v6.12's is used"));
+        out.println("  shimmed: u64, struct cpumask and its operations, raw spinlocks (no-ops), kcalloc/kfree (with guards), struct "
+                + "task_struct's fields cpudl_find reads, dl_time_before, arch_scale_cpu_capacity/capacity_orig_of (the capacities the "
+                + "driver sets), sched_asym_cpucap_active");
         out.println("  seed " + s + " (repeat with --seed " + s + ")");
         out.flush();
         CpudlConformance.Result r;

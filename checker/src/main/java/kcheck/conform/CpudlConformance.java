@@ -236,8 +236,51 @@ public final class CpudlConformance {
                 throw new CDriver.CompileException("cannot compile " + f + ": its path contains a quote or a backslash");
             }
         }
-        return CDriver.compile(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"), List.of("KCHECK_CPUDEADLINE_C=\"" + cFile + "\"",
-                "KCHECK_CPUDEADLINE_H=\"" + hFile + "\"", "KCHECK_CLEAR_ONLINE=" + (port.clearOnline() ? 1 : 0)), stop);
+        List<String> defines = new java.util.ArrayList<>(List.of("KCHECK_CPUDEADLINE_C=\"" + cFile + "\"", "KCHECK_CPUDEADLINE_H=\"" + hFile
+                + "\"", "KCHECK_CLEAR_ONLINE=" + (port.clearOnline() ? 1 : 0)));
+        if (!helpersFromTree(tree)) {
+            return CDriver.compile(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"), defines, stop);
+        }
+        Path helpers = kcheck.engine.ScratchDirs.create("kcheck-cpudl-helpers-");
+        try {
+            Path h = helpers.resolve("kcheck_tree_helpers.h");
+            Files.writeString(h, treeHelpers(tree));
+            defines.add("KCHECK_TREE_HELPERS=\"" + h.toAbsolutePath() + "\"");
+            return CDriver.compile(List.of("cpudl/kcheck_driver.c", "cpudl/kcheck_shim.h"), defines, stop);
+        } finally {
+            kcheck.engine.ScratchDirs.release(helpers);
+        }
+    }
+
+    /** Whether the tree has the kernel/sched/sched.h the helpers come from (a real tree does; a tree of two files made by hand does not). */
+    public static boolean helpersFromTree(KernelTree tree) {
+        return Files.isReadable(tree.file("kernel/sched/sched.h"));
+    }
+
+    /** The tree's helpers cpudeadline.c calls that have a meaning in user space: dl_task_fits_capacity (kernel/sched/sched.h), by parsing. */
+    static final List<String> TREE_HELPERS = List.of("dl_task_fits_capacity");
+
+    /** The tree's own definitions of {@link #TREE_HELPERS}, with their #if conditions and #line directives. */
+    static String treeHelpers(KernelTree tree) throws IOException, CDriver.CompileException {
+        Path sched = tree.file("kernel/sched/sched.h");
+        String src;
+        try {
+            src = Files.readString(sched, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new CDriver.CompileException("cannot read " + sched + " (cpudeadline.c's helpers come from it): " + e.getMessage());
+        }
+        StringBuilder b = new StringBuilder("/* taken by kcheck from " + sched + " */\n");
+        CFunctions parsed = CFunctions.parse("kernel/sched/sched.h", src);
+        for (String name : TREE_HELPERS) {
+            try {
+                for (CFunctions.Definition d : parsed.require(name)) {
+                    b.append(d.emit());
+                }
+            } catch (CFunctions.NotFoundException e) {
+                throw new CDriver.CompileException(e.getMessage());
+            }
+        }
+        return b.toString();
     }
 
     /** Compiles the tree's cpudeadline.c and runs the comparison. */

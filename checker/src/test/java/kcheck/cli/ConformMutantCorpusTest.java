@@ -106,4 +106,18 @@ class ConformMutantCorpusTest {
         assertThat(r.out).containsPattern("DIVERGENCE in generated sequence \\d+ \\(seed " + m.seed() + "\\): " + Pattern.quote(m.expected()));
         assertThat(r.err).isEmpty();
     }
+
+    /** dl_task_fits_capacity comes from the tree's sched.h (by parsing): a change to it there is a divergence too. */
+    @org.junit.jupiter.api.Test
+    void aChangeToTheTreesDlTaskFitsCapacityIsSeen() throws Exception {
+        KernelTree source = KernelTrees.orSkip("the cpudeadline.c mutant corpus").get(0);
+        Path tree = kcheck.conform.EditedTree.copy(source, tmp.resolve("fits"), List.of("kernel/sched/cpudeadline.c",
+                "kernel/sched/cpudeadline.h", "kernel/sched/sched.h"), "kernel/sched/sched.h", kcheck.conform.EditedTree.once(
+                        "\treturn cap >= p->dl.dl_density >> (BW_SHIFT - SCHED_CAPACITY_SHIFT);",
+                        "\treturn cap > p->dl.dl_density >> (BW_SHIFT - SCHED_CAPACITY_SHIFT);"));
+        Cli r = Cli.run("conform", "cpudl", "--kernel-tree", tree.toString(), "--seed", "1", "--sequences", "2000", "--no-walk");
+        assertThat(r.exit).as(r.out + r.err).isEqualTo(1);
+        assertThat(r.out).contains("dl_task_fits_capacity from kernel/sched/sched.h (found by parsing)")
+                .containsPattern("DIVERGENCE in generated sequence \\d+ \\(seed 1\\): the C and the port differ after call ");
+    }
 }

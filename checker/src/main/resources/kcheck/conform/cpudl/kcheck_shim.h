@@ -255,11 +255,20 @@ static inline bool sched_asym_cpucap_active(void)
 	return kcheck_asym;
 }
 
+/*
+ * dl_task_fits_capacity() is the tree's own: kcheck conform takes its definition out of the tree's
+ * kernel/sched/sched.h (by parsing) into the file KCHECK_TREE_HELPERS names. Without it (a driver
+ * built by hand), kcheck's copy of v6.12's.
+ */
+#ifdef KCHECK_TREE_HELPERS
+#include KCHECK_TREE_HELPERS
+#else
 static inline bool dl_task_fits_capacity(struct task_struct *p, int cpu)
 {
 	unsigned long cap = arch_scale_cpu_capacity(cpu);
 
 	return cap >= p->dl.dl_density >> (BW_SHIFT - SCHED_CAPACITY_SHIFT);
 }
+#endif
 
 #endif
