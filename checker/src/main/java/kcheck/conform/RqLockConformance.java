@@ -145,22 +145,13 @@ public final class RqLockConformance {
             if (e.exit != 0) {
                 throw new IOException("the compiled double_lock_balance family did not finish: " + e.output.strip());
             }
+            List<RawPath> raw = parsePaths(e.output);
+            List<List<String>> where = resolve(raw.stream().map(RawPath::where).toList(), exe);
             List<CPath> out = new ArrayList<>();
-            String[] lines = e.output.split("\n");
-            for (int i = 0; i + 1 < lines.length; i++) {
-                if (!lines[i].startsWith("P ") || !lines[i + 1].startsWith("W ")) {
-                    continue;
-                }
-                String c = lines[i].substring(2);
+            for (int i = 0; i < raw.size(); i++) {
+                String c = raw.get(i).text();
                 List<String> ops = ops(c);
-                List<String> where = new ArrayList<>();
-                for (String w : lines[i + 1].substring(2).split(";")) {
-                    if (!w.isBlank()) {
-                        where.add(w.strip());
-                    }
-                }
-                Divergence d = located(new Divergence(config, "", "", "", 0, where, ""), exe);
-                out.add(new CPath(c.substring(0, c.indexOf(':')), ops.subList(0, ops.size() - 1), ops.get(ops.size() - 1), d.cWhere()));
+                out.add(new CPath(c.substring(0, c.indexOf(':')), ops.subList(0, ops.size() - 1), ops.get(ops.size() - 1), where.get(i)));
             }
             return out;
         } finally {
@@ -210,7 +201,10 @@ public final class RqLockConformance {
                     coverage = here;
                 }
                 if (best != null) {
-                    return new Result(port, defs, coverage, located(best, exes[best.config().preempt() ? 1 : 0]), null, seconds(t0));
+                    Divergence d = best;
+                    List<String> where = resolve(List.of(d.cWhere()), exes[d.config().preempt() ? 1 : 0]).get(0);
+                    return new Result(port, defs, coverage, new Divergence(d.config(), d.call(), d.c(), d.java(), d.at(), where, d.reason()),
+                            null, seconds(t0));
                 }
                 if (progress != null && n < cpus) {
                     progress.println("  " + n + " CPUs: agree");
@@ -277,48 +271,35 @@ public final class RqLockConformance {
         if (e.stopped != null) {
             return new Outcome(null, null, e.stopped);
         }
-        List<String> lines = e.output.isEmpty() ? List.of() : List.of(e.output.split("\n"));
         int cPaths = 0;
         int compared = 0;
         Divergence first = null;
-        for (int i = 0; i < lines.size(); i++) {
-            String l = lines.get(i);
-            if (l.startsWith("E ")) {
-                if (first == null) {
-                    first = new Divergence(config, "", "", "", -1, List.of(), "the C " + l.substring(2));
-                }
-                break;
-            }
-            if (!l.startsWith("P ")) {
-                continue;
-            }
+        java.util.Set<String> cKeys = new java.util.HashSet<>();
+        for (RawPath r : parsePaths(e.output)) {
             cPaths++;
-            String c = l.substring(2);
-            String w = i + 1 < lines.size() && lines.get(i + 1).startsWith("W ") ? lines.get(i + 1).substring(2) : "";
+            String c = r.text();
+            cKeys.add(key(c));
             String j = port.get(key(c));
             if (j != null) {
                 compared++;
             }
             if (!c.equals(j) && first == null) {
-                first = divergence(config, c, j != null ? j : closest(c, java), j == null, w);
+                first = divergence(config, c, j != null ? j : closest(c, java), j == null, r.where());
             }
+        }
+        String error = e.output.lines().filter(l -> l.startsWith("E ")).findFirst().orElse(null);
+        if (first == null && error != null) {
+            first = new Divergence(config, "", "", "", -1, List.of(), "the C " + error.substring(2));
         }
         if (first == null && e.exit != 0) {
             first = new Divergence(config, "", "", "", -1, List.of(), e.timedOut ? "the C did not finish within 30 s (a path that loops "
                     + "without a trylock?)" : "the C driver ended with exit status " + e.exit + (e.exit > 128 ? " (signal " + (e.exit - 128) + ")"
                     : ""));
         }
-        if (first == null && compared < port.size()) {
+        if (first == null) {
             for (String j : java) {
-                boolean seen = false;
-                for (String l : lines) {
-                    if (l.startsWith("P ") && key(l.substring(2)).equals(key(j))) {
-                        seen = true;
-                        break;
-                    }
-                }
-                if (!seen) {
-                    first = divergence(config, null, j, false, "");
+                if (!cKeys.contains(key(j))) {
+                    first = divergence(config, null, j, false, List.of());
                     break;
                 }
             }
@@ -373,7 +354,7 @@ public final class RqLockConformance {
         return best;
     }
 
-    private static Divergence divergence(Config config, String c, String java, boolean cOnly, String where) {
+    private static Divergence divergence(Config config, String c, String java, boolean cOnly, List<String> where) {
         String call = (c != null ? c : java).substring(0, (c != null ? c : java).indexOf(':'));
         List<String> co = c == null ? List.of() : ops(c);
         List<String> jo = java == null ? List.of() : ops(java);
@@ -381,55 +362,88 @@ public final class RqLockConformance {
         while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
             at++;
         }
-        List<String> w = new ArrayList<>();
-        for (String s : where.split(";")) {
-            if (!s.isBlank()) {
-                w.add(s.strip());
-            }
-        }
         String reason = c == null ? "the port has a path (these trylock outcomes) that the C never takes"
                 : cOnly ? "the C takes a path (these trylock outcomes) that the port never takes; operation " + (at + 1)
                         + " differs from the port's closest path"
                 : "operation " + (at + 1) + " differs";
-        return new Divergence(config, call, c == null ? "" : c, java == null ? "" : java, at, w, reason);
+        return new Divergence(config, call, c == null ? "" : c, java == null ? "" : java, at, where, reason);
+    }
+
+    /** One path as the driver prints it: "P dlb 0 1: op ; ... ; return 0" and its "W where ; where ; ..." line. */
+    private record RawPath(String text, List<String> where) {
+    }
+
+    /** The driver's paths, up to its first "E" line (a path it could not finish), if any. */
+    private static List<RawPath> parsePaths(String output) {
+        List<RawPath> out = new ArrayList<>();
+        String[] lines = output.isEmpty() ? new String[0] : output.split("\n");
+        for (int i = 0; i < lines.length && !lines[i].startsWith("E "); i++) {
+            if (!lines[i].startsWith("P ")) {
+                continue;
+            }
+            List<String> where = new ArrayList<>();
+            if (i + 1 < lines.length && lines[i + 1].startsWith("W ")) {
+                for (String w : lines[i + 1].substring(2).split(";")) {
+                    if (!w.isBlank()) {
+                        where.add(w.strip());
+                    }
+                }
+            }
+            out.add(new RawPath(lines[i].substring(2), where));
+        }
+        return out;
     }
 
     /**
-     * The divergence with its C locations resolved: each operation's "file:line addr addr ..." becomes
-     * "file:line in f, called from file:line in g, ..." by addr2line (kept raw when addr2line is missing).
+     * The C locations resolved, with one addr2line call for all of them: each operation's
+     * "file:line in f addr addr ..." becomes "file:line in f <- file:line in g <- ..." (the addresses
+     * kept out when addr2line is missing or fails: the innermost line only).
      */
-    private static Divergence located(Divergence d, Path exe) {
-        List<String> out = new ArrayList<>();
-        for (String w : d.cWhere()) {
-            String[] tokens = w.split(" ");
-            StringBuilder b = new StringBuilder();
-            List<String> addrs = new ArrayList<>();
-            for (String t : tokens) {
-                if (t.startsWith("0x")) {
-                    addrs.add(t);
-                } else {
-                    b.append(b.length() == 0 ? "" : " ").append(t);
-                }
-            }
-            if (!addrs.isEmpty()) {
-                List<String> cmd = new ArrayList<>(List.of("addr2line", "-f", "-e", exe.toString()));
-                cmd.addAll(addrs);
-                try {
-                    Exec e = exec(exe.getParent(), cmd, 10, StopCondition.NEVER);
-                    String[] r = e.output.split("\n");
-                    if (e.exit == 0 && r.length >= 2 * addrs.size()) {
-                        for (int i = 0; i + 1 < r.length; i += 2) {
-                            b.append(" <- ").append(r[i + 1].replaceAll(" \\(discriminator \\d+\\)", "").replace(exe.getParent() + "/", ""))
-                                    .append(" in ").append(r[i]);
-                        }
+    private static List<List<String>> resolve(List<List<String>> wheres, Path exe) {
+        List<String> addrs = new ArrayList<>();
+        for (List<String> where : wheres) {
+            for (String w : where) {
+                for (String t : w.split(" ")) {
+                    if (t.startsWith("0x") && !addrs.contains(t)) {
+                        addrs.add(t);
                     }
-                } catch (IOException e) {
-                    // no addr2line: the innermost line only
                 }
             }
-            out.add(b.toString());
         }
-        return new Divergence(d.config(), d.call(), d.c(), d.java(), d.at(), out, d.reason());
+        Map<String, String> place = new java.util.HashMap<>();
+        if (!addrs.isEmpty()) {
+            List<String> cmd = new ArrayList<>(List.of("addr2line", "-f", "-e", exe.toString()));
+            cmd.addAll(addrs);
+            try {
+                Exec e = exec(exe.getParent(), cmd, 10, StopCondition.NEVER);
+                String[] r = e.output.split("\n");
+                if (e.exit == 0 && r.length >= 2 * addrs.size()) {
+                    for (int i = 0; i < addrs.size(); i++) {
+                        place.put(addrs.get(i), r[2 * i + 1].replaceAll(" \\(discriminator \\d+\\)", "").replace(exe.getParent() + "/", "")
+                                + " in " + r[2 * i]);
+                    }
+                }
+            } catch (IOException e) {
+                // no addr2line: the innermost line only
+            }
+        }
+        List<List<String>> out = new ArrayList<>();
+        for (List<String> where : wheres) {
+            List<String> resolved = new ArrayList<>();
+            for (String w : where) {
+                StringBuilder b = new StringBuilder();
+                for (String t : w.split(" ")) {
+                    if (!t.startsWith("0x")) {
+                        b.append(b.length() == 0 ? "" : " ").append(t);
+                    } else if (place.containsKey(t)) {
+                        b.append(" <- ").append(place.get(t));
+                    }
+                }
+                resolved.add(b.toString());
+            }
+            out.add(resolved);
+        }
+        return out;
     }
 
     private record Exec(int exit, String output, boolean timedOut, String stopped) {

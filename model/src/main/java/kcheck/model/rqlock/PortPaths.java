@@ -53,22 +53,6 @@ public final class PortPaths {
         int mark = line.length();
         switch (n.kind) {
             case END -> out.add(line + (returns ? "return " + n.ret : "end"));
-            case LOCK -> {
-                line.append("lock ").append(n.rq).append(' ').append(n.subclass).append(" ; ");
-                walk(n.children[0], line, returns, out);
-            }
-            case UNLOCK -> {
-                line.append("unlock ").append(n.rq).append(" ; ");
-                walk(n.children[0], line, returns, out);
-            }
-            case SUBCLASS -> {
-                line.append("subclass ").append(n.rq).append(' ').append(n.subclass).append(" ; ");
-                walk(n.children[0], line, returns, out);
-            }
-            case CLOCK -> {
-                line.append("clock ").append(n.rq).append(" ; ");
-                walk(n.children[0], line, returns, out);
-            }
             case TRYLOCK -> {
                 for (int o = 0; o < 2; o++) {
                     line.setLength(mark);
@@ -76,8 +60,22 @@ public final class PortPaths {
                     walk(n.children[o], line, returns, out);
                 }
             }
-            default -> throw new IllegalStateException(n.kind.toString());
+            default -> {
+                line.append(text(n)).append(" ; ");
+                walk(n.children[0], line, returns, out);
+            }
         }
         line.setLength(mark);
+    }
+
+    /** A primitive with one successor, as the C driver prints it. */
+    private static String text(RecordedCode.Node n) {
+        return switch (n.kind) {
+            case LOCK -> "lock " + n.rq + " " + n.subclass;
+            case UNLOCK -> "unlock " + n.rq;
+            case SUBCLASS -> "subclass " + n.rq + " " + n.subclass;
+            case CLOCK -> "clock " + n.rq;
+            default -> throw new IllegalStateException(n.kind.toString());
+        };
     }
 }

@@ -118,7 +118,6 @@ public final class QspinlockPaths {
         final int cpus;
         int next;
         final int[] word = new int[3];
-        final int[][] node;
         final int[] reg = new int[3];
         final List<String> script = new ArrayList<>();
         final List<boolean[]> readFields = new ArrayList<>();
@@ -139,7 +138,6 @@ public final class QspinlockPaths {
             this.choices = choices;
             this.cpu = cpu;
             this.cpus = cpus;
-            this.node = new int[cpus][2];
         }
 
         void beginStep() {
@@ -233,7 +231,6 @@ public final class QspinlockPaths {
         @Override
         public int node(int c, int field) {
             int v = choose(field == QSpinlock.N_LOCKED ? 2 : cpus + 1);
-            node[c][field] = v;
             script.add("n" + v);
             readFields.add(null);
             nodeLoad = "node" + c + "." + (field == QSpinlock.N_LOCKED ? "locked" : "next");
@@ -242,7 +239,6 @@ public final class QspinlockPaths {
 
         @Override
         public void setNode(int c, int field, int value) {
-            node[c][field] = value;
             nodeStore = "node" + c + "." + (field == QSpinlock.N_LOCKED ? "locked" : "next");
             nodeStoreValue = value;
         }
