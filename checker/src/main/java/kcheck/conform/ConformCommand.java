@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "conform", mixinStandardHelpOptions = true, description = "Compare a model's Java port with the kernel's own C, compiled from a kernel tree.")
 public final class ConformCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "MODEL", description = "cpudl or rq-lock")
+    @Parameters(index = "0", paramLabel = "MODEL", description = "cpudl, rq-lock or rwsem-owner")
     String model;
 
     @picocli.CommandLine.Spec
@@ -37,6 +37,20 @@ public final class ConformCommand implements Callable<Integer> {
 
     @Option(names = "--lock-cpus", paramLabel = "N", description = "rq-lock: compare qspinlock.c with N CPUs (default 2; 0: not at all)")
     Integer lockCpus;
+
+    @Option(names = "--readers", paramLabel = "N", description = "rwsem-owner: the model's readers, whose count and owner values the "
+            + "reads find (default 1)")
+    Integer readers;
+
+    @Option(names = "--writers", paramLabel = "N", description = "rwsem-owner: the model's writers (default 1)")
+    Integer writers;
+
+    @Option(names = "--horizon", paramLabel = "N", description = "rwsem-owner: operations compared after a value the port treats like "
+            + "another (default 3)")
+    Integer horizon;
+
+    @Option(names = "--max-ops", paramLabel = "N", description = "rwsem-owner: operations of a path at most, the rest cut (default 20)")
+    Integer maxOps;
 
     @Option(names = "--kernel-tree", required = true, paramLabel = "DIR", description = "unpacked kernel source tree")
     Path tree;
@@ -74,8 +88,14 @@ public final class ConformCommand implements Callable<Integer> {
         if ("rq-lock".equals(model)) {
             return rqLock(out);
         }
+        if ("rwsem-owner".equals(model)) {
+            return rwsem(out);
+        }
         if (!"cpudl".equals(model)) {
-            throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl, rq-lock)");
+            throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl, rq-lock, rwsem-owner)");
+        }
+        if (readers != null || writers != null || horizon != null || maxOps != null) {
+            throw new UsageException("conform: --readers, --writers, --horizon and --max-ops are options of conform rwsem-owner");
         }
         if (cpus != null || lockCpus != null) {
             throw new UsageException("conform: --cpus and --lock-cpus are options of conform rq-lock; cpudl's sequences choose their CPUs (--walk-param cpus=N "
@@ -138,12 +158,82 @@ public final class ConformCommand implements Callable<Integer> {
         return r.complete() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }
 
+    /** {@code conform rwsem-owner}: rwsem.c's lock and unlock paths, every value each read could find, against the v6.12 port. */
+    private Integer rwsem(PrintStream out) {
+        for (String o : java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout", "--cpus",
+                "--lock-cpus")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw new UsageException("conform rwsem-owner: " + o + " is not an option of conform rwsem-owner (it compares every path of "
+                        + "a reader and a writer; --readers, --writers and --horizon set the bounds)");
+            }
+        }
+        int r = readers == null ? 1 : readers;
+        int w = writers == null ? 1 : writers;
+        int h = horizon == null ? RwsemConformance.HORIZON : horizon;
+        if (r < 1 || r > 3 || w < 1 || w > 3) {
+            throw new UsageException("conform rwsem-owner: --readers and --writers must be between 1 and 3");
+        }
+        if (h < 0 || h > 20) {
+            throw new UsageException("conform rwsem-owner: --horizon must be between 0 and 20, not " + h);
+        }
+        int m = maxOps == null ? RwsemConformance.MAX_OPS : maxOps;
+        if (m < 4 || m > 60) {
+            throw new UsageException("conform rwsem-owner: --max-ops must be between 4 and 60, not " + m);
+        }
+        long limit = timeLimit == null ? 0 : millis("--time-limit", timeLimit);
+        KernelTree kt;
+        try {
+            kt = KernelTree.open(tree, version);
+        } catch (KernelTree.TreeException e) {
+            System.err.println("kcheck: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        StopCondition stop = new StopCondition(0, null, Interrupts::reason);
+        if (limit > 0) {
+            stop = stop.within(limit, "the time limit (" + timeLimit + ")");
+        }
+        out.println("conform rwsem-owner: " + kt.file("kernel/locking/rwsem.c") + " (v" + kt.version() + "), port v6.12 (RwsemV612)");
+        out.println("  from the tree: all of kernel/locking/rwsem.c (the !CONFIG_PREEMPT_RT half), with its lock_events.h");
+        out.println("  compared: each task's operations from the start of down_* to the end of up_*, or to its first acquisition of "
+                + "sem->wait_lock: the fast paths, rwsem_read_trylock/rwsem_write_trylock, the reader's lock stealing, the writer's "
+                + "optimistic spinning (rwsem_can_spin_on_owner, rwsem_optimistic_spin, rwsem_spin_on_owner, "
+                + "rwsem_try_write_lock_unqueued), up_read/up_write up to rwsem_wake's wait_lock");
+        out.println("  not compared yet: what runs under wait_lock (rwsem_mark_wake, rwsem_try_write_lock, the wait list, the handoff "
+                + "bit's setting), the sleep and wake-up (schedule, wake_up_q); memory orderings");
+        out.println("  shimmed:");
+        for (String s : RwsemConformance.SHIMMED) {
+            out.println("    " + s);
+        }
+        out.flush();
+        RwsemConformance.Result res;
+        try {
+            res = RwsemConformance.run(kt, r, w, h, m, stop);
+        } catch (CDriver.CompileException e) {
+            System.err.println("kcheck: the tree's rwsem.c does not compile against kcheck's shim:");
+            System.err.println(e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (IOException e) {
+            System.err.println("kcheck: conform rwsem-owner: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        RwsemConformance.print(res, out);
+        if (res.divergence() != null) {
+            return ExitCodes.VIOLATED;
+        }
+        return res.stopped() == null ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
     /** {@code conform rq-lock}: the double_lock_balance family, every path of the C against the port's. */
     private Integer rqLock(PrintStream out) {
         for (String o : java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                 throw new UsageException("conform rq-lock: " + o + " is an option of conform cpudl (rq-lock compares every path, nothing is "
                         + "generated)");
+            }
+        }
+        for (String o : java.util.List.of("--readers", "--writers", "--horizon", "--max-ops")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw new UsageException("conform rq-lock: " + o + " is an option of conform rwsem-owner");
             }
         }
         int n = cpus == null ? 4 : cpus;

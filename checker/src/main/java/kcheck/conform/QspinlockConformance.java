@@ -1,11 +1,7 @@
 package kcheck.conform;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,8 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import kcheck.model.rqlock.QspinlockPaths;
 
@@ -115,117 +109,36 @@ public final class QspinlockConformance {
     }
 
     private static Result compare(Path exe, Path dir, KernelTree tree, int cpus, StopCondition stop, long t0) throws IOException {
-        Process p = new ProcessBuilder(exe.toString()).directory(dir.toFile()).redirectErrorStream(true).start();
-        AtomicLong paths = new AtomicLong();
-        AtomicLong variants = new AtomicLong();
-        AtomicLong spins = new AtomicLong();
-        AtomicReference<String> why = new AtomicReference<>();
-        Window window = new Window();
-        Thread writer = new Thread(() -> {
-            try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(p.getOutputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
-                long[] n = {0};
-                QspinlockPaths.forEach(cpus, r -> {
-                    if ((n[0]++ & 0x3fff) == 0) {
-                        String s = stop.reason();
-                        if (s != null) {
-                            why.compareAndSet(null, s);
-                            throw new StopWriting();
-                        }
-                    }
-                    if (r.variant()) {
-                        variants.incrementAndGet();
-                    } else {
-                        paths.incrementAndGet();
-                        if (r.text().endsWith("spins")) {
-                            spins.incrementAndGet();
-                        }
-                    }
-                    window.remember(r);
-                    try {
-                        w.write(r.input());
-                        w.write(' ');
-                        w.write(Long.toHexString(fnv1a(r.text())));
-                        w.write('\n');
-                    } catch (IOException e) {
-                        throw new StopWriting();
-                    }
-                });
-            } catch (StopWriting | IOException e) {
-                // the driver stopped at a divergence, or the run was asked to stop
-            }
-        }, "kcheck-conform-qspinlock-writer");
-        writer.setDaemon(true);
-        writer.start();
-        Divergence d = null;
-        long compared = -1;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith("END ")) {
-                    compared = Long.parseLong(line.substring(4).trim());
-                } else if (line.startsWith("D ")) {
-                    long index = Long.parseLong(line.substring(2).trim());
-                    String c = r.readLine();
-                    String w = r.readLine();
-                    QspinlockPaths.Run run = window.find(index);
-                    List<String> where = new ArrayList<>();
-                    for (String s : (w == null ? "" : w.substring(Math.min(2, w.length()))).split(" ; ")) {
-                        if (!s.isBlank()) {
-                            where.add(tidy(s.strip(), tree, dir).replace(" ;", ""));
-                        }
-                    }
-                    d = new Divergence(run == null ? "run " + index : run.input(), c == null ? "" : tidy(c.substring(2), tree, dir),
-                            run == null ? "?" : run.text(), where, run != null && run.variant());
-                    compared = index;
+        long[] counts = new long[3];
+        HashedRuns.Answer<QspinlockPaths.Run> a = HashedRuns.compare(exe, dir, sink -> QspinlockPaths.forEach(cpus, r -> {
+            if (r.variant()) {
+                counts[1]++;
+            } else {
+                counts[0]++;
+                if (r.text().endsWith("spins")) {
+                    counts[2]++;
                 }
             }
+            sink.accept(r);
+        }), QspinlockPaths.Run::input, QspinlockPaths.Run::text, 2, stop, "qspinlock");
+        Divergence d = null;
+        if (a.index() >= 0) {
+            QspinlockPaths.Run run = a.run();
+            d = new Divergence(run == null ? "run " + a.index() : run.input(), tidy(HashedRuns.body(a.lines().get(0)), tree, dir),
+                    run == null ? "?" : run.text(), where(a.lines().get(1), tree, dir), run != null && run.variant());
         }
-        try {
-            writer.join(TimeUnit.MINUTES.toMillis(5));
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        p.destroyForcibly();
-        if (d == null && compared < 0 && why.get() == null) {
-            throw new IOException("the compiled qspinlock driver ended without an answer (exit " + p.exitValue() + ")");
-        }
-        return new Result(cpus, paths.get(), variants.get(), spins.get(), Math.max(compared, 0), d, d == null ? why.get() : null,
-                (System.nanoTime() - t0) / 1e9);
+        return new Result(cpus, counts[0], counts[1], counts[2], a.compared(), d, a.stopped(), (System.nanoTime() - t0) / 1e9);
     }
 
-    private static final class StopWriting extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        StopWriting() {
-            super(null, null, false, false);
+    /** The driver's "W where ; where ; ..." line as the tree's file:line of each operation. */
+    static List<String> where(String w, KernelTree tree, Path dir) {
+        List<String> where = new ArrayList<>();
+        for (String s : HashedRuns.body(w).split(" ; ")) {
+            if (!s.isBlank()) {
+                where.add(tidy(s.strip(), tree, dir).replace(" ;", ""));
+            }
         }
-    }
-
-    /** The most recent runs sent (a ring), so that the one the driver names can be printed: the driver is never far behind. */
-    private static final class Window {
-        static final int KEEP = 1 << 16;
-        private final QspinlockPaths.Run[] ring = new QspinlockPaths.Run[KEEP];
-        private long count;
-
-        synchronized void remember(QspinlockPaths.Run r) {
-            ring[(int) (count % KEEP)] = r;
-            count++;
-        }
-
-        synchronized QspinlockPaths.Run find(long index) {
-            return index < count && count - index <= KEEP ? ring[(int) (index % KEEP)] : null;
-        }
-    }
-
-    /** 64-bit FNV-1a of the ASCII text, as the driver computes it. */
-    static long fnv1a(String s) {
-        long h = 0xcbf29ce484222325L;
-        for (int i = 0; i < s.length(); i++) {
-            h ^= s.charAt(i) & 0xff;
-            h *= 0x100000001b3L;
-        }
-        return h;
+        return where;
     }
 
     /** The script as words: "the word (L=0 P=0 T=1), the node field 0, ...". */

@@ -34,7 +34,7 @@ class ConformCliTest {
     void aModelWithoutConformanceCheckIsOneLine() {
         Cli r = Cli.run("conform", "lb-redo", "--kernel-tree", tmp.toString());
         assertThat(r.exit).isEqualTo(2);
-        assertThat(r.err).contains("no conformance check for model 'lb-redo' (available: cpudl, rq-lock)");
+        assertThat(r.err).contains("no conformance check for model 'lb-redo' (available: cpudl, rq-lock, rwsem-owner)");
     }
 
     @Test

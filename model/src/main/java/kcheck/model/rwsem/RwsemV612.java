@@ -655,6 +655,9 @@ public class RwsemV612 implements RwsemVariant {
         if (!((sem.readOwner() & RWSEM_READER_OWNED) != 0 && rdRcnt > 1 && (rdCount & RWSEM_WRITER_LOCKED) == 0)) {
             /* Reader optimistic lock stealing. */
             if ((rdCount & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF)) == 0) {
+                /* model: the reader keeps its bias and returns holding the lock. Its count step took the lock already
+                 * when this same test passed there (readerBiasAnnotation); an edited test here must not steal unseen. */
+                sem.lockAcquired();
                 rwsemSetReaderOwned(sem);
                 /* Wake up other readers in the wait queue if it is the first reader. */
                 if (rdRcnt == 1 && (rdCount & RWSEM_FLAG_WAITERS) != 0) {
