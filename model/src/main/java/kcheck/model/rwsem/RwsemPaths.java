@@ -92,8 +92,11 @@ public final class RwsemPaths {
             long before = s.runs;
             String head = t + " " + task + " " + (readers + writers) + " ";
             p.program = prog;
-            p.walk(prog, prog.root, new int[prog.size], new ArrayList<>(), new ArrayList<>(), 0, Integer.MAX_VALUE, head, s, sink);
-            s.perTask.put(t, s.runs - before);
+            try {
+                p.walk(prog, prog.root, new int[prog.size], new ArrayList<>(), new ArrayList<>(), 0, Integer.MAX_VALUE, head, s, sink);
+            } finally {
+                s.perTask.put(t, s.runs - before);                  /* also when the sink stops the walk (a divergence) */
+            }
         }
         return s;
     }
