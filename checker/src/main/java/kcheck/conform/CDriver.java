@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A kernel C file compiled with gcc against kcheck's shim headers into a small driver program
@@ -50,14 +51,9 @@ public final class CDriver implements AutoCloseable {
         Path dir = kcheck.engine.ScratchDirs.create("kcheck-conform-");
         List<Path> files = new ArrayList<>();
         for (String r : resources) {
-            try (InputStream s = CDriver.class.getResourceAsStream("/kcheck/conform/" + r)) {
-                if (s == null) {
-                    throw new IOException("missing resource kcheck/conform/" + r);
-                }
-                Path f = dir.resolve(Path.of(r).getFileName().toString());
-                Files.copy(s, f);
-                files.add(f);
-            }
+            Path f = dir.resolve(Path.of(r).getFileName().toString());
+            copyResource(r, f);
+            files.add(f);
         }
         Path exe = dir.resolve("driver");
         List<String> cmd = new ArrayList<>(List.of(gcc(), "-std=gnu11", "-O2", "-w", "-include", files.get(1).toString()));
@@ -95,6 +91,69 @@ public final class CDriver implements AutoCloseable {
             throw new CompileException(msg.isBlank() ? "the C compiler exited with " + p.exitValue() : msg.strip());
         }
         return new CDriver(dir, exe);
+    }
+
+    /** Copies the resource {@code kcheck/conform/NAME} (e.g. {@code rwsem/kcheck_rwshim.h}) to {@code to}. */
+    static void copyResource(String name, Path to) throws IOException {
+        try (InputStream s = CDriver.class.getResourceAsStream("/kcheck/conform/" + name)) {
+            if (s == null) {
+                throw new IOException("missing resource kcheck/conform/" + name);
+            }
+            Files.copy(s, to);
+        }
+    }
+
+    /**
+     * Creates each of {@code headers} (e.g. {@code linux/sched.h}) under {@code inc} as an empty file whose one comment
+     * says where what it would provide is: the kernel headers a compiled tree file names, which kcheck's shim stands in for.
+     */
+    static void emptyHeaders(Path inc, List<String> headers, String comment) throws IOException {
+        for (String h : headers) {
+            Path p = inc.resolve(h);
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, "/* kcheck: empty; " + comment + " */\n");
+        }
+    }
+
+    /** Runs one compiler command in {@code dir} (at most two minutes); a failure carries its messages through {@code tidy}. */
+    static void runCompiler(List<String> cmd, Path dir, UnaryOperator<String> tidy) throws IOException, CompileException {
+        Process cc = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String messages = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (!cc.waitFor(120, TimeUnit.SECONDS) || cc.exitValue() != 0) {
+                throw new CompileException(messages.isBlank() ? "the C compiler failed" : tidy.apply(messages).strip());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+    }
+
+    /**
+     * addr2line on {@code exe} for {@code addrs} in one call ({@code -f}: each answer's function line first, then its
+     * file:line): its output lines, or none when addr2line is missing, fails or takes more than 10 s.
+     */
+    static List<String> addr2line(Path exe, List<String> addrs, boolean functions) {
+        if (addrs.isEmpty()) {
+            return List.of();
+        }
+        List<String> cmd = new ArrayList<>(functions ? List.of("addr2line", "-f", "-e", exe.toString()) : List.of("addr2line", "-e",
+                exe.toString()));
+        cmd.addAll(addrs);
+        try {
+            Process p = new ProcessBuilder(cmd).directory(exe.getParent().toFile()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return List.of();
+            }
+            return p.exitValue() == 0 ? List.of(out.split("\n")) : List.of();
+        } catch (IOException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
     }
 
     /** The C compiler: {@code KCHECK_CC} or {@code gcc}. */

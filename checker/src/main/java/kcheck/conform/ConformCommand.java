@@ -160,13 +160,9 @@ public final class ConformCommand implements Callable<Integer> {
 
     /** {@code conform rwsem-owner}: rwsem.c's lock and unlock paths, every value each read could find, against the v6.12 port. */
     private Integer rwsem(PrintStream out) {
-        for (String o : java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout", "--cpus",
-                "--lock-cpus")) {
-            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-                throw new UsageException("conform rwsem-owner: " + o + " is not an option of conform rwsem-owner (it compares every path of "
-                        + "a reader and a writer; --readers, --writers and --horizon set the bounds)");
-            }
-        }
+        refuse(java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout", "--cpus", "--lock-cpus"),
+                o -> "conform rwsem-owner: " + o + " is not an option of conform rwsem-owner (it compares every path of a reader and a "
+                        + "writer; --readers, --writers and --horizon set the bounds)");
         int r = readers == null ? 1 : readers;
         int w = writers == null ? 1 : writers;
         int h = horizon == null ? RwsemConformance.HORIZON : horizon;
@@ -180,17 +176,13 @@ public final class ConformCommand implements Callable<Integer> {
         if (m < 4 || m > 60) {
             throw new UsageException("conform rwsem-owner: --max-ops must be between 4 and 60, not " + m);
         }
-        long limit = timeLimit == null ? 0 : millis("--time-limit", timeLimit);
+        StopCondition stop = stopCondition();
         KernelTree kt;
         try {
             kt = KernelTree.open(tree, version);
         } catch (KernelTree.TreeException e) {
             System.err.println("kcheck: " + e.getMessage());
             return ExitCodes.USAGE;
-        }
-        StopCondition stop = new StopCondition(0, null, Interrupts::reason);
-        if (limit > 0) {
-            stop = stop.within(limit, "the time limit (" + timeLimit + ")");
         }
         out.println("conform rwsem-owner: " + kt.file("kernel/locking/rwsem.c") + " (v" + kt.version() + "), port v6.12 (RwsemV612)");
         out.println("  from the tree: all of kernel/locking/rwsem.c (the !CONFIG_PREEMPT_RT half), with its lock_events.h");
@@ -225,17 +217,10 @@ public final class ConformCommand implements Callable<Integer> {
 
     /** {@code conform rq-lock}: the double_lock_balance family, every path of the C against the port's. */
     private Integer rqLock(PrintStream out) {
-        for (String o : java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout")) {
-            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-                throw new UsageException("conform rq-lock: " + o + " is an option of conform cpudl (rq-lock compares every path, nothing is "
-                        + "generated)");
-            }
-        }
-        for (String o : java.util.List.of("--readers", "--writers", "--horizon", "--max-ops")) {
-            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-                throw new UsageException("conform rq-lock: " + o + " is an option of conform rwsem-owner");
-            }
-        }
+        refuse(java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout"),
+                o -> "conform rq-lock: " + o + " is an option of conform cpudl (rq-lock compares every path, nothing is generated)");
+        refuse(java.util.List.of("--readers", "--writers", "--horizon", "--max-ops"), o -> "conform rq-lock: " + o + " is an option of conform "
+                + "rwsem-owner");
         int n = cpus == null ? 4 : cpus;
         if (n < 2 || n > 16) {
             throw new UsageException("conform rq-lock: --cpus must be between 2 and 16, not " + n);
@@ -244,7 +229,7 @@ public final class ConformCommand implements Callable<Integer> {
         if (ln != 0 && (ln < 2 || ln > 4)) {
             throw new UsageException("conform rq-lock: --lock-cpus must be 0 (skip qspinlock.c) or between 2 and 4, not " + ln);
         }
-        long limit = timeLimit == null ? 0 : millis("--time-limit", timeLimit);
+        StopCondition stop = stopCondition();
         KernelTree kt;
         String port;
         try {
@@ -253,10 +238,6 @@ public final class ConformCommand implements Callable<Integer> {
         } catch (KernelTree.TreeException | RqLockConformance.NoPortException e) {
             System.err.println("kcheck: " + e.getMessage());
             return ExitCodes.USAGE;
-        }
-        StopCondition stop = new StopCondition(0, null, Interrupts::reason);
-        if (limit > 0) {
-            stop = stop.within(limit, "the time limit (" + timeLimit + ")");
         }
         out.println("conform rq-lock: kernel tree " + kt.dir() + " (v" + kt.version() + "), port " + port + " (DoubleLockBalanceV612)");
         RqLockConformance.Result r;
@@ -316,6 +297,22 @@ public final class ConformCommand implements Callable<Integer> {
             return ExitCodes.VIOLATED;
         }
         return q.stopped() == null ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /** A usage error for the first of {@code options} given on the command line, {@code why} its message. */
+    private void refuse(java.util.List<String> options, java.util.function.Function<String, String> why) {
+        for (String o : options) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                throw new UsageException(why.apply(o));
+            }
+        }
+    }
+
+    /** What stops a concurrent comparison: SIGINT, SIGTERM, and --time-limit when given. */
+    private StopCondition stopCondition() {
+        long limit = timeLimit == null ? 0 : millis("--time-limit", timeLimit);
+        StopCondition stop = new StopCondition(0, null, Interrupts::reason);
+        return limit > 0 ? stop.within(limit, "the time limit (" + timeLimit + ")") : stop;
     }
 
     private static long millis(String option, String text) {

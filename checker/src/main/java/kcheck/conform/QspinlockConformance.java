@@ -1,15 +1,12 @@
 package kcheck.conform;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 import kcheck.model.rqlock.QspinlockPaths;
 
@@ -60,12 +57,9 @@ public final class QspinlockConformance {
         Path dir = kcheck.engine.ScratchDirs.create("kcheck-conform-qspinlock-");
         try {
             Path inc = dir.resolve("inc");
-            for (String h : List.of("linux/smp.h", "linux/bug.h", "linux/cpumask.h", "linux/percpu.h", "linux/hardirq.h", "linux/mutex.h",
-                    "linux/prefetch.h", "linux/types.h", "linux/atomic.h", "asm/byteorder.h", "asm/mcs_spinlock.h", "trace/events/lock.h")) {
-                Path p = inc.resolve(h);
-                Files.createDirectories(p.getParent());
-                Files.writeString(p, "/* kcheck: empty; what qspinlock.c needs from it is in kcheck_qshim.h */\n");
-            }
+            CDriver.emptyHeaders(inc, List.of("linux/smp.h", "linux/bug.h", "linux/cpumask.h", "linux/percpu.h", "linux/hardirq.h",
+                    "linux/mutex.h", "linux/prefetch.h", "linux/types.h", "linux/atomic.h", "asm/byteorder.h", "asm/mcs_spinlock.h",
+                    "trace/events/lock.h"), "what qspinlock.c needs from it is in kcheck_qshim.h");
             Files.createDirectories(inc.resolve("asm-generic"));
             Files.copy(tree.file("include/asm-generic/qspinlock.h"), inc.resolve("asm-generic/qspinlock.h"));
             Files.copy(tree.file("include/asm-generic/qspinlock_types.h"), inc.resolve("asm-generic/qspinlock_types.h"));
@@ -76,16 +70,7 @@ public final class QspinlockConformance {
             List<String> cmd = List.of(CDriver.gcc(), "-std=gnu11", "-O1", "-w", "-I", inc.toString(), "-include",
                     dir.resolve("kcheck_qshim.h").toString(), "-DKCHECK_QSPINLOCK_C=\"" + c.toAbsolutePath() + "\"", "-o", exe.toString(),
                     dir.resolve("kcheck_qdriver.c").toString());
-            Process cc = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-            String messages = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            try {
-                if (!cc.waitFor(120, TimeUnit.SECONDS) || cc.exitValue() != 0) {
-                    throw new CDriver.CompileException(messages.isBlank() ? "the C compiler failed" : tidy(messages, tree, dir).strip());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted");
-            }
+            CDriver.runCompiler(cmd, dir, m -> tidy(m, tree, dir));
             return compare(exe, dir, tree, cpus, stop, t0);
         } finally {
             kcheck.engine.ScratchDirs.release(dir);
@@ -93,12 +78,7 @@ public final class QspinlockConformance {
     }
 
     private static void copy(String resource, Path to) throws IOException {
-        try (InputStream s = QspinlockConformance.class.getResourceAsStream("/kcheck/conform/qspinlock/" + resource)) {
-            if (s == null) {
-                throw new IOException("missing resource kcheck/conform/qspinlock/" + resource);
-            }
-            Files.copy(s, to);
-        }
+        CDriver.copyResource("qspinlock/" + resource, to);
     }
 
     /** Paths as a reader of the tree knows them: include/asm-generic/..., kernel/locking/...; kcheck's x86 stand-in named. */
@@ -172,17 +152,7 @@ public final class QspinlockConformance {
             out.println("DIVERGENCE in " + op + " on cpu " + in[1] + " of " + in[2] + (d.variant() ? " (a variant: a field the port does not "
                     + "read was changed)" : "") + ", its loads finding " + (in.length > 4 ? found(List.of(in).subList(4, in.length))
                     : "nothing") + ":");
-            List<String> co = List.of(d.c().split(" ; "));
-            List<String> jo = List.of(d.port().split(" ; "));
-            int at = 0;
-            while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
-                at++;
-            }
-            out.println(String.format(Locale.ROOT, "       %-40s %-40s %s", "C (the tree)", "Java (v6.12 port)", "C at"));
-            for (int i = 0; i < Math.max(co.size(), jo.size()); i++) {
-                out.println(String.format(Locale.ROOT, "  %2d %s %-40s %-40s %s", i + 1, i == at ? "*" : " ", i < co.size() ? co.get(i) : "-",
-                        i < jo.size() ? jo.get(i) : "-", i < d.where().size() ? d.where().get(i) : ""));
-            }
+            int at = OpText.sideBySide(out, d.c(), d.port(), d.where(), 40);
             if (at < d.where().size()) {
                 out.println("  first difference: the C's operation " + (at + 1) + " at " + d.where().get(at));
             }

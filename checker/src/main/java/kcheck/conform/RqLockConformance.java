@@ -1,7 +1,6 @@
 package kcheck.conform;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -225,12 +224,7 @@ public final class RqLockConformance {
         }
         Files.writeString(dir.resolve("kcheck_extracted.c"), x.toString());
         for (String r : List.of("kcheck_shim.h", "kcheck_driver.c")) {
-            try (InputStream s = RqLockConformance.class.getResourceAsStream("/kcheck/conform/rqlock/" + r)) {
-                if (s == null) {
-                    throw new IOException("missing resource kcheck/conform/rqlock/" + r);
-                }
-                Files.copy(s, dir.resolve(r));
-            }
+            CDriver.copyResource("rqlock/" + r, dir.resolve(r));
         }
     }
 
@@ -358,10 +352,7 @@ public final class RqLockConformance {
         String call = (c != null ? c : java).substring(0, (c != null ? c : java).indexOf(':'));
         List<String> co = c == null ? List.of() : ops(c);
         List<String> jo = java == null ? List.of() : ops(java);
-        int at = 0;
-        while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
-            at++;
-        }
+        int at = OpText.firstDifference(co, jo);
         String reason = c == null ? "the port has a path (these trylock outcomes) that the C never takes"
                 : cOnly ? "the C takes a path (these trylock outcomes) that the port never takes; operation " + (at + 1)
                         + " differs from the port's closest path"
@@ -411,20 +402,11 @@ public final class RqLockConformance {
             }
         }
         Map<String, String> place = new java.util.HashMap<>();
-        if (!addrs.isEmpty()) {
-            List<String> cmd = new ArrayList<>(List.of("addr2line", "-f", "-e", exe.toString()));
-            cmd.addAll(addrs);
-            try {
-                Exec e = exec(exe.getParent(), cmd, 10, StopCondition.NEVER);
-                String[] r = e.output.split("\n");
-                if (e.exit == 0 && r.length >= 2 * addrs.size()) {
-                    for (int i = 0; i < addrs.size(); i++) {
-                        place.put(addrs.get(i), r[2 * i + 1].replaceAll(" \\(discriminator \\d+\\)", "").replace(exe.getParent() + "/", "")
-                                + " in " + r[2 * i]);
-                    }
-                }
-            } catch (IOException e) {
-                // no addr2line: the innermost line only
+        List<String> r = CDriver.addr2line(exe, addrs, true);      /* none: the innermost line only */
+        if (r.size() >= 2 * addrs.size()) {
+            for (int i = 0; i < addrs.size(); i++) {
+                place.put(addrs.get(i), r.get(2 * i + 1).replaceAll(" \\(discriminator \\d+\\)", "").replace(exe.getParent() + "/", "")
+                        + " in " + r.get(2 * i));
             }
         }
         List<List<String>> out = new ArrayList<>();

@@ -1,15 +1,12 @@
 package kcheck.conform;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 import kcheck.model.rwsem.RwsemPaths;
 
@@ -75,13 +72,9 @@ public final class RwsemConformance {
         Path dir = kcheck.engine.ScratchDirs.create("kcheck-conform-rwsem-");
         try {
             Path inc = dir.resolve("inc");
-            for (String h : List.of("linux/types.h", "linux/kernel.h", "linux/sched.h", "linux/sched/rt.h", "linux/sched/task.h",
+            CDriver.emptyHeaders(inc, List.of("linux/types.h", "linux/kernel.h", "linux/sched.h", "linux/sched/rt.h", "linux/sched/task.h",
                     "linux/sched/debug.h", "linux/sched/wake_q.h", "linux/sched/signal.h", "linux/sched/clock.h", "linux/export.h",
-                    "linux/rwsem.h", "linux/atomic.h", "linux/percpu.h", "trace/events/lock.h")) {
-                Path p = inc.resolve(h);
-                Files.createDirectories(p.getParent());
-                Files.writeString(p, "/* kcheck: empty; what rwsem.c needs from it is in kcheck_rwshim.h */\n");
-            }
+                    "linux/rwsem.h", "linux/atomic.h", "linux/percpu.h", "trace/events/lock.h"), "what rwsem.c needs from it is in kcheck_rwshim.h");
             copy("kcheck_rwshim.h", dir.resolve("kcheck_rwshim.h"));
             copy("kcheck_rwdriver.c", dir.resolve("kcheck_rwdriver.c"));
             copy("kcheck_rwtree.c", dir.resolve("kcheck_rwtree.c"));
@@ -95,16 +88,7 @@ public final class RwsemConformance {
             drv.addAll(common);
             drv.addAll(List.of("-c", "-o", "driver.o", "kcheck_rwdriver.c"));
             for (List<String> cmd : List.of(tu, drv, List.of(CDriver.gcc(), "-no-pie", "-o", exe.toString(), "tree.o", "driver.o"))) {
-                Process cc = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-                String messages = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                try {
-                    if (!cc.waitFor(120, TimeUnit.SECONDS) || cc.exitValue() != 0) {
-                        throw new CDriver.CompileException(messages.isBlank() ? "the C compiler failed" : tidy(messages, tree, dir).strip());
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted");
-                }
+                CDriver.runCompiler(cmd, dir, m -> tidy(m, tree, dir));
             }
             Result r = compare(exe, dir, tree, readers, writers, horizon, maxOps, stop, t0);
             /* minimise: look again among shorter paths, until none diverges before the difference found */
@@ -124,12 +108,7 @@ public final class RwsemConformance {
     }
 
     private static void copy(String resource, Path to) throws IOException {
-        try (InputStream s = RwsemConformance.class.getResourceAsStream("/kcheck/conform/rwsem/" + resource)) {
-            if (s == null) {
-                throw new IOException("missing resource kcheck/conform/rwsem/" + resource);
-            }
-            Files.copy(s, to);
-        }
+        CDriver.copyResource("rwsem/" + resource, to);
     }
 
     /** Paths as a reader of the tree knows them: kernel/locking/rwsem.c. */
@@ -174,28 +153,16 @@ public final class RwsemConformance {
             }
         }
         java.util.Map<String, Integer> line = new java.util.HashMap<>();
-        if (!addrs.isEmpty()) {
-            List<String> cmd = new ArrayList<>(List.of("addr2line", "-e", exe.toString()));
-            cmd.addAll(addrs);
-            try {
-                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-                String[] out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n");
-                p.waitFor(10, TimeUnit.SECONDS);
-                int i = 0;
-                for (String a : addrs) {
-                    if (i < out.length && out[i].contains("kernel/locking/rwsem.c:")) {
-                        String n = out[i].substring(out[i].lastIndexOf(':') + 1).replaceAll("[^0-9].*", "");
-                        if (!n.isEmpty()) {
-                            line.put(a, Integer.parseInt(n));
-                        }
-                    }
-                    i++;
+        List<String> out = CDriver.addr2line(exe, new ArrayList<>(addrs), false);
+        int i = 0;
+        for (String a : addrs) {
+            if (i < out.size() && out.get(i).contains("kernel/locking/rwsem.c:")) {
+                String n = out.get(i).substring(out.get(i).lastIndexOf(':') + 1).replaceAll("[^0-9].*", "");
+                if (!n.isEmpty()) {
+                    line.put(a, Integer.parseInt(n));
                 }
-            } catch (IOException e) {
-                // no addr2line: no lines
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
+            i++;
         }
         List<List<Integer>> result = new ArrayList<>();
         for (List<String> g : groups) {
@@ -222,13 +189,7 @@ public final class RwsemConformance {
 
     /** The index (from 0) of the first operation whose text differs. */
     static int firstDifference(Divergence d) {
-        List<String> co = List.of(d.c().split(" ; "));
-        List<String> jo = List.of(d.port().split(" ; "));
-        int at = 0;
-        while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
-            at++;
-        }
-        return at;
+        return OpText.firstDifference(d.c(), d.port());
     }
 
     /** The values found, as words. */
@@ -268,17 +229,7 @@ public final class RwsemConformance {
             };
             out.println("DIVERGENCE in " + op + " of task " + in[1] + ", its reads finding " + (in.length > 5
                     ? found(List.of(in).subList(5, in.length)) : "nothing") + ":");
-            List<String> co = List.of(d.c().split(" ; "));
-            List<String> jo = List.of(d.port().split(" ; "));
-            int at = 0;
-            while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
-                at++;
-            }
-            out.println(String.format(Locale.ROOT, "       %-34s %-34s %s", "C (the tree)", "Java (v6.12 port)", "C at"));
-            for (int i = 0; i < Math.max(co.size(), jo.size()); i++) {
-                out.println(String.format(Locale.ROOT, "  %2d %s %-34s %-34s %s", i + 1, i == at ? "*" : " ", i < co.size() ? co.get(i) : "-",
-                        i < jo.size() ? jo.get(i) : "-", i < d.where().size() ? d.where().get(i) : ""));
-            }
+            int at = OpText.sideBySide(out, d.c(), d.port(), d.where(), 34);
             if (at < d.where().size()) {
                 out.println("  first difference: the C's operation " + (at + 1) + " at " + d.where().get(at));
             }

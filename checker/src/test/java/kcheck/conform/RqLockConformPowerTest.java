@@ -213,12 +213,9 @@ class RqLockConformPowerTest {
             case "T" -> "queued_spin_trylock";
             default -> "queued_spin_unlock";
         };
-        List<String> co = List.of(d.c().split(" ; "));
-        List<String> jo = List.of(d.port().split(" ; "));
-        int at = 0;
-        while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
-            at++;
-        }
+        List<String> co = OpText.ops(d.c());
+        List<String> jo = OpText.ops(d.port());
+        int at = OpText.firstDifference(co, jo);
         return "named: " + op + " on cpu " + in[1] + " of " + in[2] + (d.variant() ? " (variant)" : "") + " op " + (at + 1) + ": C `"
                 + (at < co.size() ? co.get(at) : "-") + "`, port `" + (at < jo.size() ? jo.get(at) : "-") + "`"
                 + (at < d.where().size() ? "; " + d.where().get(at).replace("kernel/locking/", "").replace("include/asm-generic/", "asm-generic/")

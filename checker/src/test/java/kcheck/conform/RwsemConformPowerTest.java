@@ -129,12 +129,9 @@ class RwsemConformPowerTest {
             case "W" -> "down_write/up_write";
             default -> "down_write_killable/up_write";
         };
-        List<String> co = List.of(d.c().split(" ; "));
-        List<String> jo = List.of(d.port().split(" ; "));
-        int at = 0;
-        while (at < co.size() && at < jo.size() && co.get(at).equals(jo.get(at))) {
-            at++;
-        }
+        List<String> co = OpText.ops(d.c());
+        List<String> jo = OpText.ops(d.port());
+        int at = OpText.firstDifference(co, jo);
         return "named: " + op + " op " + (at + 1) + ": C `" + (at < co.size() ? co.get(at) : "-") + "`, port `" + (at < jo.size() ? jo.get(at)
                 : "-") + "`" + (at < d.where().size() ? "; " + d.where().get(at).replace("kernel/locking/", "") : "")
                 + (at < d.portWhere().size() ? " (port: " + d.portWhere().get(at).replaceAll(" \\(.*", "") + ")" : "");

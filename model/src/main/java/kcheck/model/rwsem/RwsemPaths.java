@@ -1,7 +1,6 @@
 package kcheck.model.rwsem;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -141,7 +140,7 @@ public final class RwsemPaths {
         }
         seen[n]++;
         int outcomes = dom.outcomes(op);
-        Map<Integer, Boolean> tried = new HashMap<>();
+        java.util.Set<Integer> nextSeen = new java.util.HashSet<>();
         boolean reads = entryKind(op) != 0;
         boolean blind = op == Op.COUNT_ADD;
         for (int o = 0; o < outcomes; o++) {
@@ -149,7 +148,7 @@ public final class RwsemPaths {
             if (next < 0) {
                 continue;
             }
-            boolean first = tried.putIfAbsent(next, Boolean.TRUE) == null;
+            boolean first = nextSeen.add(next);
             if (blind && !first) {
                 continue;
             }
