@@ -155,6 +155,58 @@ public final class CFunctions {
         return d;
     }
 
+    /**
+     * The definition of {@code kind tag} ({@code struct lb_env}, {@code enum migration_type}) at file scope: from the
+     * start of its line to the {@code ;} after its body, with the conditions it sits under.
+     */
+    public Definition typeDefinition(String kind, String tag) throws NotFoundException {
+        int depth = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.kind == T.PUNCT && t.text.equals("{")) {
+                depth++;
+            } else if (t.kind == T.PUNCT && t.text.equals("}")) {
+                depth--;
+            }
+            if (depth != 0 || t.kind != T.IDENT || !t.text.equals(kind)) {
+                continue;
+            }
+            int name = next(i);
+            int open = name < 0 ? -1 : next(name);
+            if (open < 0 || !tokens.get(name).text.equals(tag) || !tokens.get(open).text.equals("{")) {
+                continue;
+            }
+            int close = matching(open);
+            int semi = close < 0 ? -1 : next(close);
+            if (semi < 0 || !tokens.get(semi).text.equals(";")) {
+                continue;
+            }
+            int lineStart = src.lastIndexOf('\n', t.start) + 1;
+            return new Definition(kind + " " + tag, file, t.line, src.substring(lineStart, tokens.get(semi).start + 1), conditionsAt.get(i));
+        }
+        throw new NotFoundException(file + " has no definition of " + kind + " " + tag);
+    }
+
+    /** The {@code #define} of {@code name} (its directive, continuation lines joined), with the conditions it sits under. */
+    public Definition macro(String name) throws NotFoundException {
+        for (int i = 0; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.kind != T.DIRECTIVE) {
+                continue;
+            }
+            String d = t.text.substring(1).strip();
+            if (!d.startsWith("define")) {
+                continue;
+            }
+            String rest = d.substring(6).strip();
+            if (rest.equals(name) || rest.startsWith(name + " ") || rest.startsWith(name + "\t") || rest.startsWith(name + "(")) {
+                int line = src.substring(0, t.start).split("\n", -1).length;
+                return new Definition(name, file, line, "#define " + rest, conditionsAt.get(i));
+            }
+        }
+        throw new NotFoundException(file + " has no #define of " + name);
+    }
+
     /** The next non-directive token after {@code i}, or -1. */
     private int next(int i) {
         for (int j = i + 1; j < tokens.size(); j++) {

@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "conform", mixinStandardHelpOptions = true, description = "Compare a model's Java port with the kernel's own C, compiled from a kernel tree.")
 public final class ConformCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "MODEL", description = "cpudl, rq-lock or rwsem-owner")
+    @Parameters(index = "0", paramLabel = "MODEL", description = "cpudl, lb-redo, rq-lock or rwsem-owner")
     String model;
 
     @picocli.CommandLine.Spec
@@ -91,8 +91,11 @@ public final class ConformCommand implements Callable<Integer> {
         if ("rwsem-owner".equals(model)) {
             return rwsem(out);
         }
+        if ("lb-redo".equals(model)) {
+            return lbRedo(out);
+        }
         if (!"cpudl".equals(model)) {
-            throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl, rq-lock, rwsem-owner)");
+            throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl, lb-redo, rq-lock, rwsem-owner)");
         }
         if (readers != null || writers != null || horizon != null || maxOps != null) {
             throw new UsageException("conform: --readers, --writers, --horizon and --max-ops are options of conform rwsem-owner");
@@ -209,6 +212,54 @@ public final class ConformCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         RwsemConformance.print(res, out);
+        if (res.divergence() != null) {
+            return ExitCodes.VIOLATED;
+        }
+        return res.stopped() == null ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /** {@code conform lb-redo}: the tree's load balancing, every path of the port's balancing walks, against the v6.12 port. */
+    private Integer lbRedo(PrintStream out) {
+        refuse(java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout", "--cpus", "--lock-cpus",
+                        "--readers", "--writers", "--horizon", "--max-ops"),
+                o -> "conform lb-redo: " + o + " is not an option of conform lb-redo (it compares every path of the model's "
+                        + "configurations listed in docs/conform.md)");
+        StopCondition stop = stopCondition();
+        KernelTree kt;
+        try {
+            kt = KernelTree.open(tree, version);
+        } catch (KernelTree.TreeException e) {
+            System.err.println("kcheck: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        String port = LbRedoConformance.portFor(kt);
+        out.println("conform lb-redo: " + kt.file("kernel/sched/fair.c") + " (v" + kt.version() + "), port " + port + " ("
+                + (port.equals("v6.1") ? "LoadBalanceV61: trees before v6.6" : "SchedBalanceRqV612") + ")");
+        out.flush();
+        LbRedoConformance.Result res;
+        try {
+            res = LbRedoConformance.run(kt, stop);
+        } catch (CFunctions.NotFoundException e) {
+            System.err.println("kcheck: conform lb-redo: " + e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (CDriver.CompileException e) {
+            System.err.println("kcheck: the tree's load balancing does not compile against kcheck's shim:");
+            System.err.println(e.getMessage());
+            return ExitCodes.USAGE;
+        } catch (IOException e) {
+            System.err.println("kcheck: conform lb-redo: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        out.println("  from the tree (extracted by parsing): " + String.join(", ", res.extracted().stream()
+                .map(d -> d.name() + (d.name().startsWith("struct") || d.name().startsWith("enum") || d.name().startsWith("LBF")
+                        || d.name().startsWith("MAX") ? "" : "()") + " " + d.file().replaceAll(".*/", "") + ":" + d.line()).toList()));
+        out.println("  compared: every path of the port's balancing walk (the model's initial states, every busiest answer, every "
+                + "pull between the pieces of a call), its operations and the runqueues at every pull and return");
+        out.println("  shimmed:");
+        for (String s : LbRedoConformance.SHIMMED) {
+            out.println("    " + s);
+        }
+        LbRedoConformance.print(res, out);
         if (res.divergence() != null) {
             return ExitCodes.VIOLATED;
         }

@@ -128,16 +128,16 @@ public final class RwsemConformance {
             RwsemPaths.Run run = a.run();
             d = new Divergence(run == null ? "run " + a.index() : run.input(), tidy(HashedRuns.body(a.lines().get(0)), tree, dir),
                     run == null ? "?" : run.text(), QspinlockConformance.where(a.lines().get(1), tree, dir).stream()
-                    .map(w -> tidy(w, tree, dir)).toList(), run == null ? List.of() : run.where(), treeLines(a.lines().get(2), exe, tree));
+                    .map(w -> tidy(w, tree, dir)).toList(), run == null ? List.of() : run.where(), treeLines(a.lines().get(2), exe, "kernel/locking/rwsem.c"));
         }
         return new Result(readers, writers, stats, a.compared(), d, a.stopped(), (System.nanoTime() - t0) / 1e9);
     }
 
     /**
      * The driver's "B" line (per operation, the code addresses of the basic blocks run before it) as lines of
-     * kernel/locking/rwsem.c, with one addr2line call; consecutive repeats merged. Empty lists when addr2line fails.
+     * the tree's {@code file}, with one addr2line call; consecutive repeats merged. Empty lists when addr2line fails.
      */
-    static List<List<Integer>> treeLines(String blocks, Path exe, KernelTree tree) {
+    static List<List<Integer>> treeLines(String blocks, Path exe, String file) {
         List<List<String>> groups = new ArrayList<>();
         java.util.LinkedHashSet<String> addrs = new java.util.LinkedHashSet<>();
         if (blocks != null && blocks.startsWith("B ")) {
@@ -156,7 +156,7 @@ public final class RwsemConformance {
         List<String> out = CDriver.addr2line(exe, new ArrayList<>(addrs), false);
         int i = 0;
         for (String a : addrs) {
-            if (i < out.size() && out.get(i).contains("kernel/locking/rwsem.c:")) {
+            if (i < out.size() && out.get(i).contains(file + ":")) {
                 String n = out.get(i).substring(out.get(i).lastIndexOf(':') + 1).replaceAll("[^0-9].*", "");
                 if (!n.isEmpty()) {
                     line.put(a, Integer.parseInt(n));

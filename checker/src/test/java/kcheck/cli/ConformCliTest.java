@@ -32,9 +32,20 @@ class ConformCliTest {
 
     @Test
     void aModelWithoutConformanceCheckIsOneLine() {
-        Cli r = Cli.run("conform", "lb-redo", "--kernel-tree", tmp.toString());
+        Cli r = Cli.run("conform", "dl-push", "--kernel-tree", tmp.toString());
         assertThat(r.exit).isEqualTo(2);
-        assertThat(r.err).contains("no conformance check for model 'lb-redo' (available: cpudl, rq-lock, rwsem-owner)");
+        assertThat(r.err).contains("no conformance check for model 'dl-push' (available: cpudl, lb-redo, rq-lock, rwsem-owner)");
+    }
+
+    @Test
+    void lbRedoOnATreeWithoutFairCIsOneLineAndExit2() throws Exception {
+        Path t = fakeTree("6.12", "int x;\n");
+        Cli r = Cli.run("conform", "lb-redo", "--kernel-tree", t.toString());
+        assertThat(r.exit).as(r.out + r.err).isEqualTo(2);
+        assertThat(r.err.strip()).startsWith("kcheck: conform lb-redo: cannot read").doesNotContain("\n").doesNotContain("Exception");
+        Cli o = Cli.run("conform", "lb-redo", "--kernel-tree", t.toString(), "--readers", "2");
+        assertThat(o.exit).isEqualTo(2);
+        assertThat(o.err.strip()).startsWith("kcheck: conform lb-redo: --readers is not an option of conform lb-redo").doesNotContain("\n");
     }
 
     @Test

@@ -94,6 +94,13 @@ public final class Sched {
     boolean imbalanceSetInStep;
 
     /**
+     * Where the operations the reference code performs go, one text each, for {@code kcheck conform lb-redo}
+     * ({@link LbRedoPaths}): the calls the kernel makes into the rest of the scheduler (idle_cpu, rq_lock,
+     * deactivate_task, set_task_cpu, schedstat_inc, the busiest search, ...). Null: not recorded (the model).
+     */
+    private java.util.function.Consumer<String> ops;
+
+    /**
      * A machine of {@code nrCpus} CPUs in one domain spanning them all, in groups
      * {@code groupOf[cpu]} (0..k-1), with {@code nrTasks} task slots; runqueues start empty.
      */
@@ -131,6 +138,21 @@ public final class Sched {
         for (int c = 0; c < nrCpus; c++) {
             smtMask[c] = 1L << c;
         }
+    }
+
+    /** Records the operations of the reference code into {@code sink} (null: stop recording). */
+    public void recordOps(java.util.function.Consumer<String> sink) {
+        ops = sink;
+    }
+
+    /** Callers test {@code ops != null} first, so that the model's search builds no text. */
+    private void op(String text) {
+        ops.accept(text);
+    }
+
+    /** The task's name in recorded operations: {@code t} and its slot. */
+    static String opTask(int p) {
+        return "t" + p;
     }
 
     /* ---- what reference code calls ---- */
@@ -256,6 +278,9 @@ public final class Sched {
 
     /** {@code idle_cpu(cpu)}: nothing runs there. */
     public boolean idleCpu(int cpu) {
+        if (ops != null) {
+            op("idle_cpu " + cpu);
+        }
         return rqs[cpu].nrRunning == 0;
     }
 
@@ -278,6 +303,9 @@ public final class Sched {
      * siblings share their cache ({@code SD_SHARE_CPUCAPACITY}: never hot, kernel/sched/fair.c:9382).
      */
     public int taskHot(int p) {
+        if (ops != null) {
+            op("task_hot " + opTask(p));
+        }
         if (sdShareCpuCapacity()) {
             return 0;
         }
@@ -286,11 +314,17 @@ public final class Sched {
 
     /** {@code task_running(rq, p)}: p is {@code rq->curr}. */
     public boolean taskRunning(Rq rq, int p) {
+        if (ops != null) {
+            op("task_on_cpu " + opTask(p));
+        }
         return rq.curr == p;
     }
 
     /** {@code rq_lock_irqsave(rq, &rf)}. */
     public void rqLock(Rq rq) {
+        if (ops != null) {
+            op("rq_lock " + rq.cpu);
+        }
         if (rq.locked) {
             throw new LbCheck.Failed(LbCheck.WARN_RQ_LOCK_RECURSION, "rq " + rq.cpu + " locked twice");
         }
@@ -300,6 +334,9 @@ public final class Sched {
     /** {@code rq_unlock(rq, &rf)}. */
     public void rqUnlock(Rq rq) {
         lockdepAssertHeld(rq);
+        if (ops != null) {
+            op("rq_unlock " + rq.cpu);
+        }
         rq.locked = false;
     }
 
@@ -313,6 +350,9 @@ public final class Sched {
     /** {@code deactivate_task(rq, p, DEQUEUE_NOCLOCK)}: off {@code cfs_tasks}, {@code nr_running--}. */
     public void deactivateTask(Rq rq, int p) {
         lockdepAssertHeld(rq);
+        if (ops != null) {
+            op("deactivate_task " + rq.cpu + " " + opTask(p));
+        }
         rq.listDel(p);
         rq.nrRunning--;
     }
@@ -320,12 +360,18 @@ public final class Sched {
     /** {@code activate_task(rq, p, ENQUEUE_NOCLOCK)}: onto the head of {@code cfs_tasks}, {@code nr_running++}. */
     public void activateTask(Rq rq, int p) {
         lockdepAssertHeld(rq);
+        if (ops != null) {
+            op("activate_task " + rq.cpu + " " + opTask(p));
+        }
         rq.listAdd(p);
         rq.nrRunning++;
     }
 
     /** {@code set_task_cpu(p, cpu)}: p migrates (counted as a task of busiest examined and not pinned away). */
     public void setTaskCpu(int p, int cpu) {
+        if (ops != null) {
+            op("set_task_cpu " + opTask(p) + " " + cpu);
+        }
         if (taskCpu[p] == cpu) {
             throw new LbCheck.Failed(LbCheck.NO_SELF_MIGRATION, taskName[p] + " migrated to its own CPU " + cpu);
         }
@@ -342,6 +388,14 @@ public final class Sched {
      * for p. {@link #NR_FAILED_MIGRATIONS_AFFINE} means p's affinity excludes {@code dst_cpu}.
      */
     public void schedstatInc(int p, int stat) {
+        if (ops != null) {
+            op("schedstat " + opTask(p) + " " + switch (stat) {
+                case NR_FAILED_MIGRATIONS_AFFINE -> "nr_failed_migrations_affine";
+                case NR_FAILED_MIGRATIONS_RUNNING -> "nr_failed_migrations_running";
+                case NR_FAILED_MIGRATIONS_HOT -> "nr_failed_migrations_hot";
+                default -> "nr_forced_migrations";
+            });
+        }
         if (stat == NR_FORCED_MIGRATIONS) {
             return;
         }
@@ -363,6 +417,10 @@ public final class Sched {
         if (eligibleCount >= 0) {
             throw new IllegalStateException("two statistics passes without the balancing CPU yielding: "
                     + "load_balance must let other CPUs run after find_busiest_queue");
+        }
+        if (ops != null) {
+            op(String.format(java.util.Locale.ROOT, "find_src_group dst=%d cpus=%x idle=%s flags=%x", env.dstCpu, env.cpus,
+                    LbRedoPaths.idleLetter(env.idle), env.flags));
         }
         long scanned = schedDomainSpan() & env.cpus;
         passes++;
@@ -411,6 +469,9 @@ public final class Sched {
 
     /** The CPU the last statistics pass settled on ({@code find_busiest_queue()} returns it). */
     public int busiestOfPass() {
+        if (ops != null) {
+            op("find_src_rq");
+        }
         return busiestOfPass;
     }
 
@@ -426,6 +487,11 @@ public final class Sched {
     /** Sets whether task_hot() finds task p cache-hot in this call. */
     public void setTaskHot(int p, boolean h) {
         hot[p] = h;
+    }
+
+    /** Whether the environment made task p cache-hot for this call (before the SMT-domain rule of {@link #taskHot}). */
+    boolean hotForConform(int p) {
+        return hot[p];
     }
 
     /** Sets task p's affinity. */
@@ -493,6 +559,15 @@ public final class Sched {
     /** Makes p the running task of {@code cpu}. */
     public void setCurr(int cpu, int p) {
         rqs[cpu].curr = p;
+    }
+
+    /**
+     * Another CPU takes the non-running task p off {@code cpu}'s runqueue (the environment's pull, under that
+     * runqueue's lock, between two pieces of the balancing CPU's call).
+     */
+    public void pullAway(int cpu, int p) {
+        rqs[cpu].listDel(p);
+        rqs[cpu].nrRunning--;
     }
 
     /** Empties every runqueue. */
