@@ -49,6 +49,10 @@ public final class ConformCommand implements Callable<Integer> {
             + "another (default 3)")
     Integer horizon;
 
+    @Option(names = "--waiters", paramLabel = "N", description = "rwsem-owner: the functions under wait_lock are compared on every "
+            + "wait list of 1 to N readers and writers (default 3; 0: not compared)")
+    Integer waiters;
+
     @Option(names = "--max-ops", paramLabel = "N", description = "rwsem-owner: operations of a path at most, the rest cut (default 20)")
     Integer maxOps;
 
@@ -97,8 +101,8 @@ public final class ConformCommand implements Callable<Integer> {
         if (!"cpudl".equals(model)) {
             throw new UsageException("conform: no conformance check for model '" + model + "' (available: cpudl, lb-redo, rq-lock, rwsem-owner)");
         }
-        if (readers != null || writers != null || horizon != null || maxOps != null) {
-            throw new UsageException("conform: --readers, --writers, --horizon and --max-ops are options of conform rwsem-owner");
+        if (readers != null || writers != null || horizon != null || maxOps != null || waiters != null) {
+            throw new UsageException("conform: --readers, --writers, --horizon, --max-ops and --waiters are options of conform rwsem-owner");
         }
         if (cpus != null || lockCpus != null) {
             throw new UsageException("conform: --cpus and --lock-cpus are options of conform rq-lock; cpudl's sequences choose their CPUs (--walk-param cpus=N "
@@ -179,6 +183,10 @@ public final class ConformCommand implements Callable<Integer> {
         if (m < 4 || m > 60) {
             throw new UsageException("conform rwsem-owner: --max-ops must be between 4 and 60, not " + m);
         }
+        int wl = waiters == null ? RwsemConformance.WAITERS : waiters;
+        if (wl < 0 || wl > 3) {
+            throw new UsageException("conform rwsem-owner: --waiters must be between 0 and 3, not " + wl);
+        }
         StopCondition stop = stopCondition();
         KernelTree kt;
         try {
@@ -193,8 +201,11 @@ public final class ConformCommand implements Callable<Integer> {
                 + "sem->wait_lock: the fast paths, rwsem_read_trylock/rwsem_write_trylock, the reader's lock stealing, the writer's "
                 + "optimistic spinning (rwsem_can_spin_on_owner, rwsem_optimistic_spin, rwsem_spin_on_owner, "
                 + "rwsem_try_write_lock_unqueued), up_read/up_write up to rwsem_wake's wait_lock");
-        out.println("  not compared yet: what runs under wait_lock (rwsem_mark_wake, rwsem_try_write_lock, the wait list, the handoff "
-                + "bit's setting), the sleep and wake-up (schedule, wake_up_q); memory orderings");
+        out.println(wl == 0 ? "  not compared (--waiters 0): the functions under wait_lock" : "  compared with wait_lock held, one call at a time on every wait list of 1 to " + wl + " readers "
+                + "and writers (the first waiter's handoff_set either way): rwsem_mark_wake (each wake type), rwsem_try_write_lock (the "
+                + "handoff bit's setting), rwsem_del_wake_waiter (rwsem_del_waiter, the wake of the rest, the unlock, wake_up_q)");
+        out.println("  not compared yet: the slow paths' own code after they take wait_lock (queueing, the wait loops, the sleep and "
+                + "wake-up); memory orderings");
         out.println("  shimmed:");
         for (String s : RwsemConformance.SHIMMED) {
             out.println("    " + s);
@@ -202,7 +213,7 @@ public final class ConformCommand implements Callable<Integer> {
         out.flush();
         RwsemConformance.Result res;
         try {
-            res = RwsemConformance.run(kt, r, w, h, m, stop);
+            res = RwsemConformance.run(kt, r, w, h, m, wl, stop);
         } catch (CDriver.CompileException e) {
             System.err.println("kcheck: the tree's rwsem.c does not compile against kcheck's shim:");
             System.err.println(e.getMessage());
@@ -221,7 +232,7 @@ public final class ConformCommand implements Callable<Integer> {
     /** {@code conform lb-redo}: the tree's load balancing, every path of the port's balancing walks, against the v6.12 port. */
     private Integer lbRedo(PrintStream out) {
         refuse(java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout", "--cpus", "--lock-cpus",
-                        "--readers", "--writers", "--horizon", "--max-ops"),
+                        "--readers", "--writers", "--horizon", "--max-ops", "--waiters"),
                 o -> "conform lb-redo: " + o + " is not an option of conform lb-redo (it compares every path of the model's "
                         + "configurations listed in docs/conform.md)");
         StopCondition stop = stopCondition();
@@ -270,7 +281,7 @@ public final class ConformCommand implements Callable<Integer> {
     private Integer rqLock(PrintStream out) {
         refuse(java.util.List.of("--sequences", "--calls", "--seed", "--no-walk", "--walk-param", "--call-timeout"),
                 o -> "conform rq-lock: " + o + " is an option of conform cpudl (rq-lock compares every path, nothing is generated)");
-        refuse(java.util.List.of("--readers", "--writers", "--horizon", "--max-ops"), o -> "conform rq-lock: " + o + " is an option of conform "
+        refuse(java.util.List.of("--readers", "--writers", "--horizon", "--max-ops", "--waiters"), o -> "conform rq-lock: " + o + " is an option of conform "
                 + "rwsem-owner");
         int n = cpus == null ? 4 : cpus;
         if (n < 2 || n > 16) {

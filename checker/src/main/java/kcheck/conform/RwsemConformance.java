@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 
 import kcheck.model.rwsem.RwsemPaths;
+import kcheck.model.rwsem.RwsemWaitPaths;
 
 /**
  * rwsem-owner: a tree's {@code kernel/locking/rwsem.c} against the v6.12 port ({@code RwsemV612}), by
@@ -40,8 +41,14 @@ public final class RwsemConformance {
 
     /** The outcome: runs compared (to the end, cut), the divergence or null, stop reason or null. */
     public record Result(int readers, int writers, RwsemPaths.Stats stats, long compared, Divergence divergence, String stopped,
-                         double seconds) {
+                         double seconds, RwsemWaitPaths.Stats underWaitLock, long waitCompared, int waiters) {
+        Result(int readers, int writers, RwsemPaths.Stats stats, long compared, Divergence divergence, String stopped, double seconds) {
+            this(readers, writers, stats, compared, divergence, stopped, seconds, null, 0, 0);
+        }
     }
+
+    /** Waiters of the wait lists the functions under wait_lock are compared on, at most. */
+    public static final int WAITERS = 3;
 
     /** How often one place of a program may recur on a path (spin loops). */
     static final int LOOPS = 2;
@@ -61,6 +68,15 @@ public final class RwsemConformance {
 
     /** As above, with paths cut after {@code maxOps} operations. */
     public static Result run(KernelTree tree, int readers, int writers, int horizon, int maxOps, StopCondition stop)
+            throws IOException, CDriver.CompileException {
+        return run(tree, readers, writers, horizon, maxOps, WAITERS, stop);
+    }
+
+    /**
+     * As above, with the functions under wait_lock compared on wait lists of up to {@code waiters} waiters (0: not
+     * compared).
+     */
+    public static Result run(KernelTree tree, int readers, int writers, int horizon, int maxOps, int waiters, StopCondition stop)
             throws IOException, CDriver.CompileException {
         long t0 = System.nanoTime();
         Path c = tree.file("kernel/locking/rwsem.c");
@@ -100,8 +116,26 @@ public final class RwsemConformance {
                 }
                 shortest = s;
             }
-            return shortest == r ? r : new Result(r.readers(), r.writers(), r.stats(), r.compared(), shortest.divergence(), null,
-                    (System.nanoTime() - t0) / 1e9);
+            if (shortest != r) {
+                return new Result(r.readers(), r.writers(), r.stats(), r.compared(), shortest.divergence(), null,
+                        (System.nanoTime() - t0) / 1e9);
+            }
+            if (r.divergence() != null || r.stopped() != null || waiters == 0) {
+                return r;
+            }
+            /* the functions that run with wait_lock held, on every wait list of up to WAITERS waiters */
+            RwsemWaitPaths.Stats ws = new RwsemWaitPaths.Stats();
+            HashedRuns.Answer<RwsemWaitPaths.Run> a = HashedRuns.compare(exe, dir, sink -> RwsemWaitPaths.forEach(waiters, horizon, ws, sink),
+                    RwsemWaitPaths.Run::input, RwsemWaitPaths.Run::text, 3, stop, "rwsem-wait");
+            Divergence d = null;
+            if (a.index() >= 0) {
+                RwsemWaitPaths.Run run = a.run();
+                d = new Divergence(run == null ? "run " + a.index() : run.input(), tidy(HashedRuns.body(a.lines().get(0)), tree, dir),
+                        run == null ? "?" : run.text(), QspinlockConformance.where(a.lines().get(1), tree, dir).stream()
+                        .map(w -> tidy(w, tree, dir)).toList(), List.of(), treeLines(a.lines().get(2), exe, "kernel/locking/rwsem.c"));
+            }
+            return new Result(r.readers(), r.writers(), r.stats(), r.compared(), d, a.index() >= 0 ? null : a.stopped(),
+                    (System.nanoTime() - t0) / 1e9, ws, a.compared(), waiters);
         } finally {
             kcheck.engine.ScratchDirs.release(dir);
         }
@@ -192,6 +226,21 @@ public final class RwsemConformance {
         return OpText.firstDifference(d.c(), d.port());
     }
 
+    /** A wait list spec as words: "t1 (reader, handoff_set), t2 (writer)". */
+    static String waitList(String spec) {
+        List<String> out = new ArrayList<>();
+        int t = 1;
+        for (int i = 0; i < spec.length(); i++) {
+            char c = spec.charAt(i);
+            if (c == 'h') {
+                out.set(out.size() - 1, out.get(out.size() - 1).replace(")", ", handoff_set)"));
+                continue;
+            }
+            out.add("t" + t++ + " (" + (c == 'w' ? "writer" : "reader") + ")");
+        }
+        return String.join(", ", out);
+    }
+
     /** The values found, as words. */
     static String found(List<String> entries) {
         List<String> out = new ArrayList<>();
@@ -217,9 +266,35 @@ public final class RwsemConformance {
                 + "%,d paths where the reader-spin clock passes not compared; %s: %,d", s.runs, s.perTask.getOrDefault("R", 0L),
                 s.perTask.getOrDefault("r", 0L), s.perTask.getOrDefault("W", 0L), s.perTask.getOrDefault("w", 0L), s.full, s.cut, s.atWaitLock,
                 s.clockPaths, r.divergence() != null ? "runs that agreed before the divergence" : "compared", r.compared()));
+        if (r.underWaitLock() != null) {
+            RwsemWaitPaths.Stats w = r.underWaitLock();
+            out.println(String.format(Locale.ROOT, "  under wait_lock, on every wait list of 1 to %d readers and writers: %,d runs "
+                    + "(rwsem_mark_wake %,d / %,d / %,d for RWSEM_WAKE_ANY / READERS / READ_OWNED, rwsem_try_write_lock %,d, "
+                    + "rwsem_del_wake_waiter %,d); %s: %,d", r.waiters(), w.runs, w.perKind.getOrDefault("M0", 0L), w.perKind.getOrDefault("M1", 0L),
+                    w.perKind.getOrDefault("M2", 0L), w.perKind.getOrDefault("T", 0L), w.perKind.getOrDefault("D", 0L),
+                    r.divergence() != null ? "runs that agreed before the divergence" : "compared", r.waitCompared()));
+        }
         out.println(String.format(Locale.ROOT, "  time: %.1f s", r.seconds()));
         Divergence d = r.divergence();
-        if (d != null) {
+        if (d != null && "MTD".indexOf(d.input().charAt(0)) >= 0) {
+            String[] in = d.input().split(" ");
+            String fn = switch (in[0]) {
+                case "M" -> "rwsem_mark_wake(" + List.of("RWSEM_WAKE_ANY", "RWSEM_WAKE_READERS", "RWSEM_WAKE_READ_OWNED")
+                        .get(Integer.parseInt(in[1])) + ") by task 0";
+                case "T" -> "rwsem_try_write_lock of waiter t" + in[1];
+                default -> "rwsem_del_wake_waiter of waiter t" + in[1];
+            };
+            out.println("DIVERGENCE in " + fn + ", wait_lock held, the wait list " + waitList(in[5].substring(1)) + ", its reads finding "
+                    + (in.length > 6 ? found(List.of(in).subList(6, in.length)) : "nothing") + ":");
+            int at = OpText.sideBySide(out, d.c(), d.port(), d.where(), 34);
+            if (at < d.where().size()) {
+                out.println("  first difference: the C's operation " + (at + 1) + " at " + d.where().get(at));
+            }
+            if (at < d.lines().size() && !d.lines().get(at).isEmpty()) {
+                out.println("  the lines of rwsem.c the C ran " + (at == 0 ? "before its first operation" : "between its operations " + at
+                        + " and " + (at + 1)) + ": " + lines(d.lines().get(at)));
+            }
+        } else if (d != null) {
             String[] in = d.input().split(" ");
             String op = switch (in[0]) {
                 case "R" -> "down_read; up_read";
@@ -243,7 +318,8 @@ public final class RwsemConformance {
         } else if (r.stopped() != null) {
             out.println("INCOMPLETE: " + r.stopped() + " (no disagreement so far)");
         } else {
-            out.println(String.format(Locale.ROOT, "AGREE: all %,d runs of the C are the port's, operation for operation", r.compared()));
+            out.println(String.format(Locale.ROOT, "AGREE: all %,d runs of the C are the port's, operation for operation", r.compared())
+                    + (r.underWaitLock() == null ? "" : String.format(Locale.ROOT, ", and all %,d runs under wait_lock", r.waitCompared())));
         }
     }
 }

@@ -6,7 +6,9 @@
  * (the edited line is among those before the first operation that differs). Reads one run per line:
  *   TASK ID NTASKS N K E1 ... EK HASH
  * TASK: R (down_read, then up_read), r (down_read_killable, then up_read if it returned 0), W, w
- * (the same for writing); ID: the task's number (its task_struct is kcheck_tasks[ID]); N: the run is
+ * (the same for writing); or, with wait_lock held on a wait list E1 = Lspec (kcheck_wl_setup): M
+ * (rwsem_mark_wake with wake type ID, by task 0), T (rwsem_try_write_lock of waiter ID), D
+ * (rwsem_del_wake_waiter of waiter ID), each followed by the wait list left ("list ..."); ID: the task's number (its task_struct is kcheck_tasks[ID]); N: the run is
  * cut after N operations (-1: it must run to the end, "done"); Ei: what the i-th read finds: cX (a
  * count, hex), oX (an owner word in the model's encoding: task t is (t + 1) << 3, hex, with the flag
  * bits), bV (a boolean), - (a read whose value does not matter: 0, or memory as it is); HASH: the
@@ -18,6 +20,11 @@
  *   B pc,pc,... ; pc,... ; ...     (the blocks run before each operation, and after the last)
  * and the driver stops. At the end of the input: "END N".
  */
+void kcheck_wl_setup(struct rw_semaphore *sem, const char *spec, int me);
+void kcheck_wl_mark_wake(struct rw_semaphore *sem, int wake_type);
+int kcheck_wl_try_write_lock(struct rw_semaphore *sem);
+void kcheck_wl_del_wake_waiter(struct rw_semaphore *sem);
+void kcheck_wl_text(struct rw_semaphore *sem, char *buf, size_t n);
 void down_read(struct rw_semaphore *sem);
 int down_read_killable(struct rw_semaphore *sem);
 void up_read(struct rw_semaphore *sem);
@@ -280,8 +287,26 @@ int main(void)
 		INIT_LIST_HEAD(&sem.wait_list);
 		line_out[0] = 0;
 		where_out[0] = 0;
+		if (task == 'M' || task == 'T' || task == 'D') {
+			/* a function under wait_lock: entries[0] is the wait list (L...), the caller is task 0 (M) or waiter `id` */
+			me = task == 'M' ? 0 : id;
+			pos = 1;
+			preempt = 1;	/* as their callers run them: preemption disabled (v6.12's slow paths, rwsem_wake's caller) */
+			kcheck_wl_setup(&sem, entries[0] + 1, me);
+			sem.wait_lock.kcheck_held = 1;
+		}
 		if (!setjmp(end_run)) {
-			if (task == 'R') {
+			if (task == 'M' || task == 'T' || task == 'D') {
+				static char list[256];
+				if (task == 'M')
+					kcheck_wl_mark_wake(&sem, id);
+				else if (task == 'T')
+					kcheck_op(kcheck_wl_try_write_lock(&sem) ? "returns 1" : "returns 0", "(driver)", 0);
+				else
+					kcheck_wl_del_wake_waiter(&sem);
+				kcheck_wl_text(&sem, list, sizeof(list));
+				kcheck_op(list, "(driver)", 0);
+			} else if (task == 'R') {
 				down_read(&sem);
 				up_read(&sem);
 			} else if (task == 'r') {

@@ -152,8 +152,8 @@ const char *kcheck_owner_text(const char *what, struct task_struct *t);
 #define DEFINE_WAKE_Q(name) struct wake_q_head name = { 0 }
 #define wake_q_init(q) ((q)->kcheck_count = 0)
 #define wake_q_empty(q) ((q)->kcheck_count == 0)
-#define wake_q_add(q, t) ((q)->kcheck_count++, kcheck_op("wake_q_add", __FILE__, __LINE__))
-#define wake_q_add_safe(q, t) ((q)->kcheck_count++, kcheck_op("wake_q_add", __FILE__, __LINE__))
+#define wake_q_add(q, t) ((q)->kcheck_count++, kcheck_op(kcheck_owner_text("wake_q_add", (t)), __FILE__, __LINE__))
+#define wake_q_add_safe(q, t) ((q)->kcheck_count++, kcheck_op(kcheck_owner_text("wake_q_add", (t)), __FILE__, __LINE__))
 #define wake_up_q(q) kcheck_op("wake_up_q", __FILE__, __LINE__)
 #define get_task_struct(t) ((void)(t))
 #define put_task_struct(t) ((void)(t))

@@ -1,0 +1,149 @@
+package kcheck.model.rwsem;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The v6.12 rwsem port's functions that run with {@code sem->wait_lock} held, as runs for {@code kcheck conform
+ * rwsem-owner}: {@code rwsem_mark_wake} (each wake type, called by task 0), {@code rwsem_try_write_lock} (by each
+ * writer of the list) and {@code rwsem_del_wake_waiter} (by each waiter: {@code rwsem_del_waiter}, the wake of the
+ * rest, the unlock and {@code wake_up_q}), on every wait list of up to {@code maxWaiters} readers and writers, the
+ * first waiter's {@code handoff_set} either way. They run on a concrete wait list ({@link WaitListRwSem}); every read
+ * of {@code sem->count}, {@code sem->owner} and {@code jiffies} finds every value of the model's domain (2 readers and
+ * 2 writers), the first value per distinct next operation in full, the others for {@code horizon} more reads.
+ *
+ * <p>A run's text is its operations, {@code list ...} (the wait list it leaves, each waiter's type and
+ * {@code handoff_set}) and {@code done}; {@code rwsem_try_write_lock}'s result comes before the list.
+ */
+public final class RwsemWaitPaths {
+
+    /** One run: the driver's input (without the hash) and the port's text. */
+    public record Run(String input, String text) {
+    }
+
+    /** Counts of one enumeration, per kind (M0..M2, T, D). */
+    public static final class Stats {
+        public long runs;
+        public final Map<String, Long> perKind = new java.util.LinkedHashMap<>();
+    }
+
+    /** The kinds of run: mark_wake with each wake type, try_write_lock, del_wake_waiter. */
+    public static final List<String> KINDS = List.of("M", "T", "D");
+
+    /** Reads branched on in one run at most (a cmpxchg loop). */
+    static final int MAX_READS = 6;
+
+    private final RwsemDomain dom = RwsemDomain.of(RwsemVariant.Encoding.BITS, 2, 2);
+    private final int horizon;
+    private final Stats stats;
+    private final Consumer<Run> sink;
+
+    private RwsemWaitPaths(int horizon, Stats stats, Consumer<Run> sink) {
+        this.horizon = horizon;
+        this.stats = stats;
+        this.sink = sink;
+    }
+
+    /** Every run for wait lists of 1 to {@code maxWaiters} waiters (at most 3). */
+    public static Stats forEach(int maxWaiters, int horizon, Stats s, Consumer<Run> sink) {
+        if (maxWaiters < 1 || maxWaiters > 3) {
+            throw new IllegalArgumentException("wait lists of 1 to 3 waiters, not " + maxWaiters);
+        }
+        RwsemWaitPaths p = new RwsemWaitPaths(horizon, s, sink);
+        for (int n = 1; n <= maxWaiters; n++) {
+            for (int types = 0; types < 1 << n; types++) {
+                for (int handoff = 0; handoff < 2; handoff++) {
+                    StringBuilder spec = new StringBuilder();
+                    for (int i = 0; i < n; i++) {
+                        spec.append((types >>> i & 1) != 0 ? 'w' : 'r');
+                        if (i == 0 && handoff == 1) {
+                            spec.append('h');
+                        }
+                    }
+                    for (int wake = 0; wake < 3; wake++) {
+                        p.explore('M', wake, spec.toString(), new ArrayList<>(), Integer.MAX_VALUE);
+                    }
+                    for (int i = 0; i < n; i++) {
+                        if ((types >>> i & 1) != 0) {
+                            p.explore('T', i + 1, spec.toString(), new ArrayList<>(), Integer.MAX_VALUE);
+                        }
+                        p.explore('D', i + 1, spec.toString(), new ArrayList<>(), Integer.MAX_VALUE);
+                    }
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The runs of one call ({@code kind} M, T or D; {@code id} the wake type or the caller's waiter) on one wait list. */
+    static Stats forList(char kind, int id, String spec, int horizon, Stats s, Consumer<Run> sink) {
+        new RwsemWaitPaths(horizon, s, sink).explore(kind, id, spec, new ArrayList<>(), Integer.MAX_VALUE);
+        return s;
+    }
+
+    /** A run of the port: the semaphore it ran on (text, list) and the reads it made. */
+    private record Result(WaitListRwSem sem, WaitListRwSem.Reads reads, List<String> text) {
+    }
+
+    private Result run(char kind, int id, String spec, List<Integer> picks) {
+        WaitListRwSem.Reads reads = new WaitListRwSem.Reads(picks);
+        WaitListRwSem sem = new WaitListRwSem(dom, reads, spec, kind == 'M' ? 0 : id);
+        RwsemV612 port = new RwsemV612();
+        List<String> text = new ArrayList<>();
+        switch (kind) {
+            case 'M' -> port.rwsemMarkWake(sem, id);
+            case 'T' -> {
+                boolean got = port.rwsemTryWriteLock(sem);
+                sem.text.add("returns " + (got ? 1 : 0));
+            }
+            default -> port.rwsemDelWakeWaiter(sem);
+        }
+        text.addAll(sem.text);
+        text.add(sem.listText());
+        text.add("done");
+        return new Result(sem, reads, text);
+    }
+
+    private void explore(char kind, int id, String spec, List<Integer> picks, int budget) {
+        Result r = run(kind, id, spec, picks);
+        int p = picks.size();
+        if (r.reads().sizes.size() <= p || budget <= 0 || p >= MAX_READS) {
+            emit(kind, id, spec, r);
+            return;
+        }
+        int n = r.reads().sizes.get(p);
+        Set<String> next = new HashSet<>();
+        for (int v = 0; v < n; v++) {
+            picks.add(v);
+            boolean first = next.add(segment(run(kind, id, spec, picks), p));
+            int b = budget == Integer.MAX_VALUE ? (first ? budget : horizon) : first ? budget - 1 : Math.min(1, budget - 1);
+            explore(kind, id, spec, picks, b);
+            picks.remove(picks.size() - 1);
+        }
+    }
+
+    /** The operations from read {@code p} to the next read (or the end): what tells a value's place apart. */
+    private static String segment(Result r, int p) {
+        List<Integer> at = r.reads().at;
+        int from = at.get(p);
+        int to = p + 1 < at.size() ? at.get(p + 1) : r.text().size();
+        return String.join(" ; ", r.text().subList(from, Math.min(to + 1, r.text().size())));
+    }
+
+    private void emit(char kind, int id, String spec, Result r) {
+        stats.runs++;
+        String k = kind == 'M' ? "M" + id : String.valueOf(kind);
+        stats.perKind.merge(k, 1L, Long::sum);
+        List<String> entries = r.reads().entries;
+        StringBuilder in = new StringBuilder().append(kind).append(' ').append(id).append(' ').append(spec.replace("h", "").length() + 1)
+                .append(" -1 ").append(entries.size() + 1).append(" L").append(spec);
+        for (String e : entries) {
+            in.append(' ').append(e);
+        }
+        sink.accept(new Run(in.toString(), String.join(" ; ", r.text())));
+    }
+}

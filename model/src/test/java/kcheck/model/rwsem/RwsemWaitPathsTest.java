@@ -1,0 +1,56 @@
+package kcheck.model.rwsem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** The v6.12 port's functions under wait_lock on a concrete wait list, as conform rwsem-owner sends them to the C. */
+class RwsemWaitPathsTest {
+
+    private static List<RwsemWaitPaths.Run> runs(int waiters) {
+        List<RwsemWaitPaths.Run> out = new ArrayList<>();
+        RwsemWaitPaths.forEach(waiters, 3, new RwsemWaitPaths.Stats(), out::add);
+        return out;
+    }
+
+    @Test
+    void markWakeGrantsEveryReaderInListOrderAndLeavesTheWriters() {
+        /* two readers around a writer, RWSEM_WAKE_ANY, every count read 0 (no writer holds the lock) */
+        List<RwsemWaitPaths.Run> all = new ArrayList<>();
+        RwsemWaitPaths.forList('M', 0, "rwr", 3, new RwsemWaitPaths.Stats(), all::add);
+        RwsemWaitPaths.Run r = all.stream().filter(x -> x.input().startsWith("M 0 4 -1 ") && x.input().contains(" Lrwr ")
+                && x.input().endsWith(" c0 c0 o0 c0 -")).findFirst().orElseThrow();
+        assertThat(r.text()).isEqualTo("count load ; count fetch_add 100 ; owner load ; owner store t1|R ; count load ; count add 100 ; "
+                + "waiter.task store ; wake_q_add t1 ; waiter.task store ; wake_q_add t3 ; list t2w ; done");
+    }
+
+    @Test
+    void markWakeOfAWriterAtTheFrontQueuesItOnlyForWakeAny() {
+        List<RwsemWaitPaths.Run> all = runs(1);
+        assertThat(all).anySatisfy(r -> {
+            assertThat(r.input()).startsWith("M 0 2 -1 1 Lw");
+            assertThat(r.text()).isEqualTo("wake_q_add t1 ; list t1w ; done");
+        });
+        assertThat(all).anySatisfy(r -> {
+            assertThat(r.input()).startsWith("M 1 2 -1 1 Lw");
+            assertThat(r.text()).isEqualTo("list t1w ; done");
+        });
+    }
+
+    @Test
+    void tryWriteLockOnAnUnlockedSemTakesItAndLeavesTheList() {
+        RwsemWaitPaths.Run r = runs(1).stream().filter(x -> x.input().equals("T 1 2 -1 3 Lw c0 c0")).findFirst().orElseThrow();
+        assertThat(r.text()).isEqualTo("count load ; count cmpxchg 0 1 ; owner store t1 ; returns 1 ; list - ; done");
+    }
+
+    @Test
+    void everyKindRunsOnEveryList() {
+        RwsemWaitPaths.Stats s = new RwsemWaitPaths.Stats();
+        RwsemWaitPaths.forEach(2, 3, s, r -> { });
+        assertThat(s.perKind.keySet()).containsExactlyInAnyOrder("M0", "M1", "M2", "T", "D");
+        assertThat(s.runs).isEqualTo(s.perKind.values().stream().mapToLong(Long::longValue).sum()).isGreaterThan(10_000);
+    }
+}
