@@ -203,9 +203,11 @@ public final class ConformCommand implements Callable<Integer> {
                 + "rwsem_try_write_lock_unqueued), up_read/up_write up to rwsem_wake's wait_lock");
         out.println(wl == 0 ? "  not compared (--waiters 0): the functions under wait_lock" : "  compared with wait_lock held, one call at a time on every wait list of 1 to " + wl + " readers "
                 + "and writers (the first waiter's handoff_set either way): rwsem_mark_wake (each wake type), rwsem_try_write_lock (the "
-                + "handoff bit's setting), rwsem_del_wake_waiter (rwsem_del_waiter, the wake of the rest, the unlock, wake_up_q)");
-        out.println("  not compared yet: the slow paths' own code after they take wait_lock (queueing, the wait loops, the sleep and "
-                + "wake-up); memory orderings");
+                + "handoff bit's setting), rwsem_del_wake_waiter (rwsem_del_waiter, the wake of the rest, the unlock, wake_up_q); and "
+                + "rwsem_down_read_slowpath from its entry through its sleep loop, each acquisition of wait_lock finding every list of up "
+                + "to " + Math.min(2, wl) + " other waiters (its own where queued, or granted meanwhile)");
+        out.println("  not compared yet: the writer's slow path after it takes wait_lock (its wait loop, the handoff spinning, the "
+                + "sleep); memory orderings");
         out.println("  shimmed:");
         for (String s : RwsemConformance.SHIMMED) {
             out.println("    " + s);

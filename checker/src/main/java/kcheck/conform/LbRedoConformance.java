@@ -222,9 +222,12 @@ public final class LbRedoConformance {
             if (at < d.where().size()) {
                 out.println("  first difference: the C's operation " + (at + 1) + " at " + d.where().get(at));
             }
-            if (at < d.lines().size() && !d.lines().get(at).isEmpty()) {
-                out.println("  the lines of fair.c the C ran " + (at == 0 ? "before its first operation" : "between its operations " + at
-                        + " and " + (at + 1)) + ": " + RwsemConformance.lines(d.lines().get(at)));
+            /* the gap before the operation that differs, and the one before that: an edited test often ran a step earlier */
+            for (int k = Math.max(0, at - 1); k <= at; k++) {
+                if (k < d.lines().size() && !d.lines().get(k).isEmpty()) {
+                    out.println("  the lines of fair.c the C ran " + (k == 0 ? "before its first operation" : "between its operations " + k
+                            + " and " + (k + 1)) + ": " + RwsemConformance.lines(d.lines().get(k)));
+                }
             }
         } else if (r.stopped() != null) {
             out.println("INCOMPLETE: " + r.stopped() + " (no disagreement so far)");

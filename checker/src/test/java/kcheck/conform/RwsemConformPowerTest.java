@@ -111,6 +111,12 @@ class RwsemConformPowerTest {
                 once("if (first->handoff_set && (waiter != first))", "if (first->handoff_set)")));
         e.add(new Edit("U6", true, true, "rwsem_del_wake_waiter (under wait_lock): the rest woken also when the waiter was not first",
                 once("if (rwsem_del_waiter(sem, waiter) && first)", "if (rwsem_del_waiter(sem, waiter))")));
+        e.add(new Edit("U7", true, true, "rwsem_down_read_slowpath (under wait_lock): RWSEM_FLAG_WAITERS not set by the first waiter",
+                once("\t\tadjustment += RWSEM_FLAG_WAITERS;\n", "")));
+        e.add(new Edit("U8", true, true, "rwsem_down_read_slowpath: a signalled reader leaves although still queued (`waiter.task` test "
+                + "inverted)", once("\t\t\tif (waiter.task)\n\t\t\t\tgoto out_nolock;", "\t\t\tif (!waiter.task)\n\t\t\t\tgoto out_nolock;")));
+        e.add(new Edit("U9", true, true, "rwsem_down_read_slowpath: the sleep loop's grant test inverted",
+                once("\t\tif (!smp_load_acquire(&waiter.task)) {", "\t\tif (smp_load_acquire(&waiter.task)) {")));
         return e;
     }
 
@@ -136,6 +142,7 @@ class RwsemConformPowerTest {
             case "M" -> "rwsem_mark_wake(" + List.of("ANY", "READERS", "READ_OWNED").get(Integer.parseInt(in[1])) + ") on " + in[5].substring(1);
             case "T" -> "rwsem_try_write_lock of t" + in[1] + " on " + in[5].substring(1);
             case "D" -> "rwsem_del_wake_waiter of t" + in[1] + " on " + in[5].substring(1);
+            case "S" -> "rwsem_down_read_slowpath(count " + in[5].substring(1) + (in[1].equals("1") ? ", killable" : "") + ")";
             case "R" -> "down_read/up_read";
             case "r" -> "down_read_killable/up_read";
             case "W" -> "down_write/up_write";

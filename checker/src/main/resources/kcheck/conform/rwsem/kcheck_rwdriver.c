@@ -25,6 +25,9 @@ void kcheck_wl_mark_wake(struct rw_semaphore *sem, int wake_type);
 int kcheck_wl_try_write_lock(struct rw_semaphore *sem);
 void kcheck_wl_del_wake_waiter(struct rw_semaphore *sem);
 void kcheck_wl_text(struct rw_semaphore *sem, char *buf, size_t n);
+void kcheck_wl_relist(struct rw_semaphore *sem, const char *spec);
+void kcheck_wl_granted(struct rw_semaphore *sem);
+int kcheck_wl_down_read_slowpath(struct rw_semaphore *sem, long count, int killable);
 void down_read(struct rw_semaphore *sem);
 int down_read_killable(struct rw_semaphore *sem);
 void up_read(struct rw_semaphore *sem);
@@ -163,6 +166,8 @@ long kcheck_read(const char *kind, const char *text, const char *file, int line)
 	if (e[0] == '-')
 		return 0;
 	long v = strtol(e + 1, NULL, 10);
+	if (v == 0 && !strcmp(text, "waiter.task load"))
+		kcheck_wl_granted(&sem);
 	if (kind[0] == 't')
 		return v ? 1L << 40 : 0;
 	return v;
@@ -239,6 +244,9 @@ void kcheck_wait_lock(raw_spinlock_t *l, int lock, const char *file, int line)
 {
 	l->kcheck_held = lock;
 	kcheck_op(lock ? "wait_lock lock" : "wait_lock unlock", file, line);
+	/* a slow path's run gives the wait list each acquisition finds */
+	if (lock && pos < nentries && entries[pos][0] == 'L')
+		kcheck_wl_relist(&sem, entries[pos++] + 1);
 }
 
 int kcheck_warn(int c, const char *what, const char *file, int line)
@@ -287,6 +295,13 @@ int main(void)
 		INIT_LIST_HEAD(&sem.wait_list);
 		line_out[0] = 0;
 		where_out[0] = 0;
+		if (task == 'S') {
+			/* the reader's slow path from its entry: entries[0] is the count rwsem_read_trylock gave it (c...) */
+			me = 0;
+			pos = 1;
+			preempt = 1;
+			kcheck_wl_setup(&sem, "", 0);
+		}
 		if (task == 'M' || task == 'T' || task == 'D') {
 			/* a function under wait_lock: entries[0] is the wait list (L...), the caller is task 0 (M) or waiter `id` */
 			me = task == 'M' ? 0 : id;
@@ -296,9 +311,12 @@ int main(void)
 			sem.wait_lock.kcheck_held = 1;
 		}
 		if (!setjmp(end_run)) {
-			if (task == 'M' || task == 'T' || task == 'D') {
+			if (task == 'M' || task == 'T' || task == 'D' || task == 'S') {
 				static char list[256];
-				if (task == 'M')
+				if (task == 'S')
+					kcheck_op(kcheck_wl_down_read_slowpath(&sem, (long)strtoul(entries[0] + 1, NULL, 16), id) ? "returns 1"
+						  : "returns 0", "(driver)", 0);
+				else if (task == 'M')
 					kcheck_wl_mark_wake(&sem, id);
 				else if (task == 'T')
 					kcheck_op(kcheck_wl_try_write_lock(&sem) ? "returns 1" : "returns 0", "(driver)", 0);

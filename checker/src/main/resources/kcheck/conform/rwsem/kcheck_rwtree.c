@@ -10,6 +10,8 @@
 extern struct task_struct kcheck_tasks[];
 static struct rwsem_waiter kcheck_waiters[8];
 static struct rwsem_waiter *kcheck_mine;
+/* the caller's own waiter in a slow path (its stack's), once it has queued it */
+static struct rwsem_waiter *kcheck_own;
 
 /* the wait list of spec: r (reader) or w (writer) per waiter, h after one: its handoff_set; waiter i is task i + 1,
  * the caller's own waiter task `me` (none when me is 0); a waiter's timeout is 1 (jiffies finds 0 or a later time) */
@@ -18,6 +20,7 @@ void kcheck_wl_setup(struct rw_semaphore *sem, const char *spec, int me)
 	int n = 0;
 	INIT_LIST_HEAD(&sem->wait_list);
 	kcheck_mine = NULL;
+	kcheck_own = NULL;
 	for (const char *c = spec; *c && n < 8; c++) {
 		if (*c == 'h') {
 			if (n > 0)
@@ -68,4 +71,56 @@ void kcheck_wl_text(struct rw_semaphore *sem, char *buf, size_t n)
 	}
 	if (i == 0)
 		snprintf(buf, n, "list -");
+}
+
+/*
+ * At a slow path's acquisition of wait_lock, the wait list it finds (other tasks queue and leave meanwhile): r or w per
+ * other waiter (tasks 1, 2, ...), M the caller's own waiter where it is queued, G first when a waker granted it the lock
+ * meanwhile (its task NULL, off the list).
+ */
+void kcheck_wl_relist(struct rw_semaphore *sem, const char *spec)
+{
+	int n = 0;
+	for (struct list_head *e = sem->wait_list.next; e != &sem->wait_list; e = e->next) {
+		struct rwsem_waiter *w = list_entry(e, struct rwsem_waiter, list);
+		if (w->task == current)
+			kcheck_own = w;
+	}
+	INIT_LIST_HEAD(&sem->wait_list);
+	for (const char *c = spec; *c && n < 8; c++) {
+		if (*c == 'G') {
+			if (kcheck_own)
+				kcheck_own->task = NULL;
+		} else if (*c == 'M') {
+			if (kcheck_own)
+				list_add_tail(&kcheck_own->list, &sem->wait_list);
+		} else {
+			struct rwsem_waiter *w = &kcheck_waiters[n];
+			memset(w, 0, sizeof(*w));
+			w->task = &kcheck_tasks[n + 1];
+			w->type = *c == 'w' ? RWSEM_WAITING_FOR_WRITE : RWSEM_WAITING_FOR_READ;
+			w->timeout = 1;
+			list_add_tail(&w->list, &sem->wait_list);
+			n++;
+		}
+	}
+}
+
+int kcheck_wl_down_read_slowpath(struct rw_semaphore *sem, long count, int killable)
+{
+	struct rw_semaphore *r = rwsem_down_read_slowpath(sem, count, killable ? TASK_KILLABLE : TASK_UNINTERRUPTIBLE);
+	return !IS_ERR(r);
+}
+
+/* the reader's sleep loop found its waiter.task NULL: the waker that granted it took it off the list */
+void kcheck_wl_granted(struct rw_semaphore *sem)
+{
+	for (struct list_head *e = sem->wait_list.next; e != &sem->wait_list; e = e->next) {
+		struct rwsem_waiter *w = list_entry(e, struct rwsem_waiter, list);
+		if (w->task == current) {
+			list_del(&w->list);
+			w->task = NULL;
+			return;
+		}
+	}
 }

@@ -12,9 +12,13 @@ import java.util.function.Consumer;
  * rwsem-owner}: {@code rwsem_mark_wake} (each wake type, called by task 0), {@code rwsem_try_write_lock} (by each
  * writer of the list) and {@code rwsem_del_wake_waiter} (by each waiter: {@code rwsem_del_waiter}, the wake of the
  * rest, the unlock and {@code wake_up_q}), on every wait list of up to {@code maxWaiters} readers and writers, the
- * first waiter's {@code handoff_set} either way. They run on a concrete wait list ({@link WaitListRwSem}); every read
+ * first waiter's {@code handoff_set} either way; and {@code rwsem_down_read_slowpath} (S) from its entry, with each
+ * count {@code rwsem_read_trylock} can hand it, uninterruptible and killable, where each acquisition of wait_lock finds
+ * every wait list of up to {@link #SLOW_OTHERS} other waiters (at most {@code maxWaiters}) (with its own waiter where it is queued, or granted
+ * meanwhile by a waker), through its sleep loop. They run on a concrete wait list ({@link WaitListRwSem}); every read
  * of {@code sem->count}, {@code sem->owner} and {@code jiffies} finds every value of the model's domain (2 readers and
- * 2 writers), the first value per distinct next operation in full, the others for {@code horizon} more reads.
+ * 2 writers), the first value per distinct next operation in full, the others for {@code horizon} more reads (the slow path: 1
+ * reader and 1 writer, at most {@link #SLOW_READS} reads branched on).
  *
  * <p>A run's text is its operations, {@code list ...} (the wait list it leaves, each waiter's type and
  * {@code handoff_set}) and {@code done}; {@code rwsem_try_write_lock}'s result comes before the list.
@@ -25,7 +29,7 @@ public final class RwsemWaitPaths {
     public record Run(String input, String text) {
     }
 
-    /** Counts of one enumeration, per kind (M0..M2, T, D). */
+    /** Counts of one enumeration, per kind (M0..M2, T, D, S). */
     public static final class Stats {
         public long runs;
         public final Map<String, Long> perKind = new java.util.LinkedHashMap<>();
@@ -36,8 +40,13 @@ public final class RwsemWaitPaths {
 
     /** Reads branched on in one run at most (a cmpxchg loop). */
     static final int MAX_READS = 6;
+    /** The slow paths: reads (and wait lists found) branched on at most, other waiters a list holds at most. */
+    static final int SLOW_READS = 6;
+    static final int SLOW_OTHERS = 2;
 
     private final RwsemDomain dom = RwsemDomain.of(RwsemVariant.Encoding.BITS, 2, 2);
+    /** The slow path's values: a reader (itself) and a writer, every count and owner they make. */
+    private final RwsemDomain slowDom = RwsemDomain.of(RwsemVariant.Encoding.BITS, 1, 1);
     private final int horizon;
     private final Stats stats;
     private final Consumer<Run> sink;
@@ -76,6 +85,16 @@ public final class RwsemWaitPaths {
                 }
             }
         }
+        /* the reader's slow path from its entry with each count rwsem_read_trylock can return (a reader's bias in it) */
+        for (int c = 0; c < p.slowDom.outcomes(Op.COUNT_READ); c++) {
+            long count = p.slowDom.countValue(c);
+            if (RwsemBits.readers(count) == 0) {
+                continue;
+            }
+            for (int killable = 0; killable < 2; killable++) {
+                p.explore('S', killable, Long.toHexString(count), new ArrayList<>(), Integer.MAX_VALUE, Math.min(SLOW_OTHERS, maxWaiters));
+            }
+        }
         return s;
     }
 
@@ -89,12 +108,20 @@ public final class RwsemWaitPaths {
     private record Result(WaitListRwSem sem, WaitListRwSem.Reads reads, List<String> text) {
     }
 
+    private int slowOthers = SLOW_OTHERS;
+
     private Result run(char kind, int id, String spec, List<Integer> picks) {
         WaitListRwSem.Reads reads = new WaitListRwSem.Reads(picks);
-        WaitListRwSem sem = new WaitListRwSem(dom, reads, spec, kind == 'M' ? 0 : id);
+        WaitListRwSem sem = kind == 'S' ? new WaitListRwSem(slowDom, reads, "", 0, slowOthers)
+                : new WaitListRwSem(dom, reads, spec, kind == 'M' ? 0 : id);
         RwsemV612 port = new RwsemV612();
         List<String> text = new ArrayList<>();
         switch (kind) {
+            case 'S' -> {
+                boolean got = port.rwsemDownReadSlowpath(sem, Long.parseUnsignedLong(spec, 16), id == 1 ? RwsemV612.TASK_KILLABLE
+                        : RwsemV612.TASK_UNINTERRUPTIBLE);
+                sem.text.add("returns " + (got ? 1 : 0));
+            }
             case 'M' -> port.rwsemMarkWake(sem, id);
             case 'T' -> {
                 boolean got = port.rwsemTryWriteLock(sem);
@@ -108,10 +135,15 @@ public final class RwsemWaitPaths {
         return new Result(sem, reads, text);
     }
 
+    private void explore(char kind, int id, String spec, List<Integer> picks, int budget, int others) {
+        slowOthers = others;
+        explore(kind, id, spec, picks, budget);
+    }
+
     private void explore(char kind, int id, String spec, List<Integer> picks, int budget) {
         Result r = run(kind, id, spec, picks);
         int p = picks.size();
-        if (r.reads().sizes.size() <= p || budget <= 0 || p >= MAX_READS) {
+        if (r.reads().sizes.size() <= p || budget <= 0 || p >= (kind == 'S' ? SLOW_READS : MAX_READS)) {
             emit(kind, id, spec, r);
             return;
         }
@@ -139,8 +171,9 @@ public final class RwsemWaitPaths {
         String k = kind == 'M' ? "M" + id : String.valueOf(kind);
         stats.perKind.merge(k, 1L, Long::sum);
         List<String> entries = r.reads().entries;
-        StringBuilder in = new StringBuilder().append(kind).append(' ').append(id).append(' ').append(spec.replace("h", "").length() + 1)
-                .append(" -1 ").append(entries.size() + 1).append(" L").append(spec);
+        int tasks = kind == 'S' ? slowOthers + 1 : spec.replace("h", "").length() + 1;
+        StringBuilder in = new StringBuilder().append(kind).append(' ').append(id).append(' ').append(tasks)
+                .append(" -1 ").append(entries.size() + 1).append(kind == 'S' ? " c" : " L").append(spec);
         for (String e : entries) {
             in.append(' ').append(e);
         }

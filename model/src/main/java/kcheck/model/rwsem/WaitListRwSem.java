@@ -55,14 +55,26 @@ final class WaitListRwSem implements RwSem {
     final List<Waiter> list = new ArrayList<>();
     private final List<Waiter> wlist = new ArrayList<>();
     private final int me;
-    private final Waiter mine;
+    private Waiter mine;
     private Waiter granted;
     private int wakeQ;
+    /** The caller's own waiter was granted the lock by a waker (its task is NULL, it is off the list). */
+    private boolean mineGranted;
+    private boolean waitLockHeld;
+    /** Other waiters the list may hold at a wait_lock acquisition (the slow paths). */
+    private final int others;
 
     WaitListRwSem(RwsemDomain dom, Reads reads, String spec, int me) {
+        this(dom, reads, spec, me, 0);
+        waitLockHeld = true;
+    }
+
+    /** For a slow path: {@code others} waiters at most besides the caller's own at each wait_lock acquisition. */
+    WaitListRwSem(RwsemDomain dom, Reads reads, String spec, int me, int others) {
         this.dom = dom;
         this.reads = reads;
         this.me = me;
+        this.others = others;
         Waiter m = null;
         for (int i = 0; i < spec.length(); i++) {
             char c = spec.charAt(i);
@@ -77,6 +89,55 @@ final class WaitListRwSem implements RwSem {
             }
         }
         this.mine = m;
+    }
+
+    /**
+     * The wait lists a wait_lock acquisition may find, as the driver's specs: other waiters {@code r}/{@code w} (tasks
+     * 1, 2, ... in order), {@code M} the caller's own where it is queued, {@code G} first when a waker granted it the
+     * lock meanwhile (a reader: off the list, its task NULL).
+     */
+    private List<String> specs() {
+        List<String> base = new ArrayList<>();
+        for (int n = 0; n <= others; n++) {
+            for (int t = 0; t < 1 << n; t++) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 0; i < n; i++) {
+                    b.append((t >>> i & 1) != 0 ? 'w' : 'r');
+                }
+                base.add(b.toString());
+            }
+        }
+        List<String> out = new ArrayList<>();
+        if (mine == null || mineGranted) {
+            out.addAll(base);
+            return out;
+        }
+        for (String o : base) {
+            for (int at = 0; at <= o.length(); at++) {
+                out.add(o.substring(0, at) + "M" + o.substring(at));
+            }
+        }
+        if (!mine.writer) {
+            for (String o : base) {
+                out.add("G" + o);
+            }
+        }
+        return out;
+    }
+
+    private void relist(String spec) {
+        list.clear();
+        int task = 1;
+        for (int i = 0; i < spec.length(); i++) {
+            char c = spec.charAt(i);
+            if (c == 'G') {
+                mineGranted = true;
+            } else if (c == 'M') {
+                list.add(mine);
+            } else {
+                list.add(new Waiter(task++, c == 'w', false));
+            }
+        }
     }
 
     /** The wait list as the driver prints it: {@code list t1r,t2w+h} ({@code +h}: handoff_set). */
@@ -163,6 +224,16 @@ final class WaitListRwSem implements RwSem {
     }
 
     @Override
+    public void ownerOr(long mask) {
+        op("owner or " + RwsemPaths.hex(mask));
+    }
+
+    @Override
+    public void ownerAndnot(long mask) {
+        op("owner andnot " + RwsemPaths.hex(mask));
+    }
+
+    @Override
     public long current() {
         return RwsemBits.task(me);
     }
@@ -186,9 +257,84 @@ final class WaitListRwSem implements RwSem {
 
     /* ---- wait_lock and the wait list ---- */
 
+    /** {@code raw_spin_lock_irq(&sem->wait_lock)}: the list found is a choice of the run (other tasks queue and leave meanwhile). */
+    @Override
+    public void rawSpinLockIrq() {
+        op("wait_lock lock");
+        waitLockHeld = true;
+        List<String> specs = specs();
+        reads.at.add(text.size() - 1);
+        String spec = specs.get(reads.next(specs.size()));
+        reads.entries.add("L" + spec);
+        relist(spec);
+    }
+
+    @Override
+    public void listAddTail(int type) {
+        mine = new Waiter(me, type == RwsemCount.RWSEM_WAITING_FOR_WRITE, false);
+        list.add(mine);
+    }
+
+    /**
+     * {@code !waiter.task} of the caller's own waiter: under wait_lock the list's state (granted or not), in the
+     * reader's sleep loop ({@code smp_load_acquire(&waiter.task)}) a read whose value is a choice of the run.
+     */
+    @Override
+    public boolean waiterTaskIsNull() {
+        if (waitLockHeld) {
+            return mineGranted;
+        }
+        reads.at.add(text.size());
+        boolean granted = reads.next(2) == 0;
+        reads.entries.add(granted ? "b0" : "b1");
+        op("waiter.task load");
+        if (granted) {
+            /* the waker that granted it took it off the list (rwsem_mark_wake's list_move_tail); the driver does the same */
+            mineGranted = true;
+            list.remove(mine);
+        }
+        return granted;
+    }
+
+    @Override
+    public boolean signalPending() {
+        reads.at.add(text.size());
+        boolean pending = reads.next(2) == 1;
+        reads.entries.add(pending ? "b1" : "b0");
+        op("signal_pending");
+        return pending;
+    }
+
+    @Override
+    public void setCurrentState() {
+        op("set_current_state");
+    }
+
+    @Override
+    public void schedule() {
+        op("schedule");
+    }
+
+    /** {@code waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT}: a read whose value does not matter (every waiter's timeout is 1). */
+    @Override
+    public void armWaitTimeout() {
+        reads.entries.add("-");
+        op("jiffies");
+    }
+
+    @Override
+    public void initWaiterHandoff() {
+    }
+
+    @Override
+    public long atomicLongAddReturn(long i) {
+        return count("count add_return " + RwsemPaths.hex(i)) + i;
+    }
+
     @Override
     public void rawSpinUnlockIrq() {
         op("wait_lock unlock");
+        waitLockHeld = false;
     }
 
     @Override
@@ -313,24 +459,10 @@ final class WaitListRwSem implements RwSem {
     }
 
     @Override
-    public long atomicLongAddReturn(long i) {
-        throw outside("atomic_long_add_return");
-    }
-
-    @Override
     public long ownerCmpxchg(long old, long nw) {
         throw outside("owner cmpxchg");
     }
 
-    @Override
-    public void ownerOr(long mask) {
-        throw outside("owner or");
-    }
-
-    @Override
-    public void ownerAndnot(long mask) {
-        throw outside("owner andnot");
-    }
 
     @Override
     public boolean onCpu(long owner) {
@@ -353,16 +485,6 @@ final class WaitListRwSem implements RwSem {
     @Override
     public void cpuRelax() {
         throw outside("cpu_relax");
-    }
-
-    @Override
-    public void schedule() {
-        throw outside("schedule");
-    }
-
-    @Override
-    public void armWaitTimeout() {
-        throw outside("waiter.timeout = jiffies + ...");
     }
 
     @Override
@@ -391,18 +513,8 @@ final class WaitListRwSem implements RwSem {
     }
 
     @Override
-    public void rawSpinLockIrq() {
-        throw outside("raw_spin_lock_irq");
-    }
-
-    @Override
     public boolean rawSpinTrylockIrqsave() {
         throw outside("raw_spin_trylock");
-    }
-
-    @Override
-    public void listAddTail(int type) {
-        throw outside("rwsem_add_waiter");
     }
 
     @Override
@@ -421,18 +533,8 @@ final class WaitListRwSem implements RwSem {
     }
 
     @Override
-    public boolean waiterTaskIsNull() {
-        throw outside("waiter.task");
-    }
-
-    @Override
     public void waitListWakeMoved() {
         throw outside("the v4.x wake of moved readers");
-    }
-
-    @Override
-    public void initWaiterHandoff() {
-        throw outside("waiter.handoff_set = false");
     }
 
     @Override

@@ -47,10 +47,31 @@ class RwsemWaitPathsTest {
     }
 
     @Test
+    void theReaderSlowPathStealsAnUnownedLockAndQueuesBehindAWriter() {
+        List<RwsemWaitPaths.Run> all = new ArrayList<>();
+        RwsemWaitPaths.forEach(1, 3, new RwsemWaitPaths.Stats(), r -> {
+            if (r.input().startsWith("S ")) {
+                all.add(r);
+            }
+        });
+        /* count 0x100 (its own bias), owner NULL: the reader steals the lock and marks itself the owner */
+        assertThat(all).anySatisfy(r -> {
+            assertThat(r.input()).isEqualTo("S 0 2 -1 3 c100 o0 o0");
+            assertThat(r.text()).isEqualTo("owner load ; owner load ; owner store t0|R ; returns 1 ; list - ; done");
+        });
+        /* count 0x101 (a writer holds it): the reader queues behind the writer t1 it finds, sleeps, and is granted */
+        assertThat(all).anySatisfy(r -> {
+            assertThat(r.input()).startsWith("S 0 2 -1 ").contains(" c101 o0 - Lw ");
+            assertThat(r.text()).startsWith("owner load ; jiffies ; wait_lock lock ; count add_return ffffffffffffff00 ; wait_lock unlock ; "
+                    + "set_current_state ; waiter.task load");
+        });
+    }
+
+    @Test
     void everyKindRunsOnEveryList() {
         RwsemWaitPaths.Stats s = new RwsemWaitPaths.Stats();
         RwsemWaitPaths.forEach(2, 3, s, r -> { });
-        assertThat(s.perKind.keySet()).containsExactlyInAnyOrder("M0", "M1", "M2", "T", "D");
+        assertThat(s.perKind.keySet()).containsExactlyInAnyOrder("M0", "M1", "M2", "T", "D", "S");
         assertThat(s.runs).isEqualTo(s.perKind.values().stream().mapToLong(Long::longValue).sum()).isGreaterThan(10_000);
     }
 }
