@@ -204,10 +204,11 @@ public final class ConformCommand implements Callable<Integer> {
         out.println(wl == 0 ? "  not compared (--waiters 0): the functions under wait_lock" : "  compared with wait_lock held, one call at a time on every wait list of 1 to " + wl + " readers "
                 + "and writers (the first waiter's handoff_set either way): rwsem_mark_wake (each wake type), rwsem_try_write_lock (the "
                 + "handoff bit's setting), rwsem_del_wake_waiter (rwsem_del_waiter, the wake of the rest, the unlock, wake_up_q); and "
-                + "rwsem_down_read_slowpath from its entry through its sleep loop, each acquisition of wait_lock finding every list of up "
+                + "rwsem_down_read_slowpath and rwsem_down_write_slowpath from their entries through their wait loops (the writer with "
+                + "need_resched set: its optimistic spinning is compared above), each acquisition of wait_lock finding every list of up "
                 + "to " + Math.min(2, wl) + " other waiters (its own where queued, or granted meanwhile)");
-        out.println("  not compared yet: the writer's slow path after it takes wait_lock (its wait loop, the handoff spinning, the "
-                + "sleep); memory orderings");
+        out.println("  not compared yet: memory orderings; the writer's wait loop with need_resched clear (its handoff spinning on a "
+                + "running owner)");
         out.println("  shimmed:");
         for (String s : RwsemConformance.SHIMMED) {
             out.println("    " + s);

@@ -271,16 +271,20 @@ public final class RwsemConformance {
             RwsemWaitPaths.Stats w = r.underWaitLock();
             out.println(String.format(Locale.ROOT, "  under wait_lock, on every wait list of 1 to %d readers and writers: %,d runs "
                     + "(rwsem_mark_wake %,d / %,d / %,d for RWSEM_WAKE_ANY / READERS / READ_OWNED, rwsem_try_write_lock %,d, "
-                    + "rwsem_del_wake_waiter %,d, rwsem_down_read_slowpath from its entry %,d); %s: %,d", r.waiters(), w.runs,
+                    + "rwsem_del_wake_waiter %,d, rwsem_down_read_slowpath from its entry %,d, rwsem_down_write_slowpath from its entry %,d); "
+                    + "%s: %,d", r.waiters(), w.runs,
                     w.perKind.getOrDefault("M0", 0L), w.perKind.getOrDefault("M1", 0L), w.perKind.getOrDefault("M2", 0L),
                     w.perKind.getOrDefault("T", 0L), w.perKind.getOrDefault("D", 0L), w.perKind.getOrDefault("S", 0L),
+                    w.perKind.getOrDefault("X", 0L),
                     r.divergence() != null ? "runs that agreed before the divergence" : "compared", r.waitCompared()));
         }
         out.println(String.format(Locale.ROOT, "  time: %.1f s", r.seconds()));
         Divergence d = r.divergence();
-        if (d != null && "MTDS".indexOf(d.input().charAt(0)) >= 0) {
+        if (d != null && "MTDSX".indexOf(d.input().charAt(0)) >= 0) {
             String[] in = d.input().split(" ");
             String fn = switch (in[0]) {
+                case "X" -> "rwsem_down_write_slowpath(" + (in[1].equals("1") ? "TASK_KILLABLE" : "TASK_UNINTERRUPTIBLE")
+                        + ", need_resched set) by task 0";
                 case "S" -> "rwsem_down_read_slowpath(count " + in[5].substring(1) + ", " + (in[1].equals("1") ? "TASK_KILLABLE"
                         : "TASK_UNINTERRUPTIBLE") + ") by task 0";
                 case "M" -> "rwsem_mark_wake(" + List.of("RWSEM_WAKE_ANY", "RWSEM_WAKE_READERS", "RWSEM_WAKE_READ_OWNED")
@@ -288,7 +292,7 @@ public final class RwsemConformance {
                 case "T" -> "rwsem_try_write_lock of waiter t" + in[1];
                 default -> "rwsem_del_wake_waiter of waiter t" + in[1];
             };
-            out.println("DIVERGENCE in " + fn + (in[0].equals("S") ? "" : ", wait_lock held, the wait list " + waitList(in[5].substring(1)))
+            out.println("DIVERGENCE in " + fn + (in[0].equals("S") || in[0].equals("X") ? "" : ", wait_lock held, the wait list " + waitList(in[5].substring(1)))
                     + ", its reads finding "
                     + (in.length > 6 ? found(List.of(in).subList(6, in.length)) : "nothing") + ":");
             int at = OpText.sideBySide(out, d.c(), d.port(), d.where(), 34);

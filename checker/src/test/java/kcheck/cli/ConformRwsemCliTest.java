@@ -38,7 +38,7 @@ class ConformRwsemCliTest {
                     + r.out.lines().filter(l -> l.startsWith("AGREE") || l.startsWith("DIVERGENCE")).findFirst().orElse(r.err));
             assertThat(r.exit).as(r.out + r.err).isZero();
             assertThat(r.out).contains("conform rwsem-owner: " + t.file("kernel/locking/rwsem.c")).contains("port v6.12 (RwsemV612)")
-                    .contains("not compared yet: the writer's slow path after it takes wait_lock")
+                    .contains("not compared yet: memory orderings")
                     .containsPattern("under wait_lock, on every wait list of 1 to " + (LONG ? 3 : 1) + " readers and writers: [0-9,]+ runs")
                     .containsPattern("and all [0-9,]+ runs under wait_lock")
                     .contains(LONG ? "runs of the port: 2,782,264 (R 136, r 136, W 1,390,996, w 1,390,996)"

@@ -117,6 +117,12 @@ class RwsemConformPowerTest {
                 + "inverted)", once("\t\t\tif (waiter.task)\n\t\t\t\tgoto out_nolock;", "\t\t\tif (!waiter.task)\n\t\t\t\tgoto out_nolock;")));
         e.add(new Edit("U9", true, true, "rwsem_down_read_slowpath: the sleep loop's grant test inverted",
                 once("\t\tif (!smp_load_acquire(&waiter.task)) {", "\t\tif (smp_load_acquire(&waiter.task)) {")));
+        e.add(new Edit("U10", true, true, "rwsem_down_write_slowpath: the first waiter does not set RWSEM_FLAG_WAITERS",
+                once("\t\tatomic_long_or(RWSEM_FLAG_WAITERS, &sem->count);\n", "")));
+        e.add(new Edit("U11", true, true, "rwsem_down_write_slowpath: the first-waiter test inverted",
+                once("\tif (rwsem_first_waiter(sem) != &waiter) {", "\tif (rwsem_first_waiter(sem) == &waiter) {")));
+        e.add(new Edit("U12", true, true, "rwsem_down_write_slowpath: the handoff spin when handoff_set is clear",
+                once("\t\tif (waiter.handoff_set) {", "\t\tif (!waiter.handoff_set) {")));
         return e;
     }
 
@@ -143,6 +149,7 @@ class RwsemConformPowerTest {
             case "T" -> "rwsem_try_write_lock of t" + in[1] + " on " + in[5].substring(1);
             case "D" -> "rwsem_del_wake_waiter of t" + in[1] + " on " + in[5].substring(1);
             case "S" -> "rwsem_down_read_slowpath(count " + in[5].substring(1) + (in[1].equals("1") ? ", killable" : "") + ")";
+            case "X" -> "rwsem_down_write_slowpath(" + (in[1].equals("1") ? "killable, " : "") + "need_resched)";
             case "R" -> "down_read/up_read";
             case "r" -> "down_read_killable/up_read";
             case "W" -> "down_write/up_write";

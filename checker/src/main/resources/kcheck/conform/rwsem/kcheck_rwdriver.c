@@ -28,6 +28,7 @@ void kcheck_wl_text(struct rw_semaphore *sem, char *buf, size_t n);
 void kcheck_wl_relist(struct rw_semaphore *sem, const char *spec);
 void kcheck_wl_granted(struct rw_semaphore *sem);
 int kcheck_wl_down_read_slowpath(struct rw_semaphore *sem, long count, int killable);
+int kcheck_wl_down_write_slowpath(struct rw_semaphore *sem, int killable);
 void down_read(struct rw_semaphore *sem);
 int down_read_killable(struct rw_semaphore *sem);
 void up_read(struct rw_semaphore *sem);
@@ -295,8 +296,8 @@ int main(void)
 		INIT_LIST_HEAD(&sem.wait_list);
 		line_out[0] = 0;
 		where_out[0] = 0;
-		if (task == 'S') {
-			/* the reader's slow path from its entry: entries[0] is the count rwsem_read_trylock gave it (c...) */
+		if (task == 'S' || task == 'X') {
+			/* a slow path from its entry: entries[0] is the count rwsem_read_trylock gave the reader (c...), - for the writer */
 			me = 0;
 			pos = 1;
 			preempt = 1;
@@ -311,9 +312,11 @@ int main(void)
 			sem.wait_lock.kcheck_held = 1;
 		}
 		if (!setjmp(end_run)) {
-			if (task == 'M' || task == 'T' || task == 'D' || task == 'S') {
+			if (task == 'M' || task == 'T' || task == 'D' || task == 'S' || task == 'X') {
 				static char list[256];
-				if (task == 'S')
+				if (task == 'X')
+					kcheck_op(kcheck_wl_down_write_slowpath(&sem, id) ? "returns 1" : "returns 0", "(driver)", 0);
+				else if (task == 'S')
 					kcheck_op(kcheck_wl_down_read_slowpath(&sem, (long)strtoul(entries[0] + 1, NULL, 16), id) ? "returns 1"
 						  : "returns 0", "(driver)", 0);
 				else if (task == 'M')

@@ -124,3 +124,9 @@ void kcheck_wl_granted(struct rw_semaphore *sem)
 		}
 	}
 }
+
+int kcheck_wl_down_write_slowpath(struct rw_semaphore *sem, int killable)
+{
+	struct rw_semaphore *r = rwsem_down_write_slowpath(sem, killable ? TASK_KILLABLE : TASK_UNINTERRUPTIBLE);
+	return !IS_ERR(r);
+}

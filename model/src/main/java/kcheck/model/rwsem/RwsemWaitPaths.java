@@ -15,7 +15,8 @@ import java.util.function.Consumer;
  * first waiter's {@code handoff_set} either way; and {@code rwsem_down_read_slowpath} (S) from its entry, with each
  * count {@code rwsem_read_trylock} can hand it, uninterruptible and killable, where each acquisition of wait_lock finds
  * every wait list of up to {@link #SLOW_OTHERS} other waiters (at most {@code maxWaiters}) (with its own waiter where it is queued, or granted
- * meanwhile by a waker), through its sleep loop. They run on a concrete wait list ({@link WaitListRwSem}); every read
+ * meanwhile by a waker), through its sleep loop; and {@code rwsem_down_write_slowpath} (X) the same way, with
+ * {@code need_resched()} set (its optimistic spinning, compared before wait_lock, gives up at once). They run on a concrete wait list ({@link WaitListRwSem}); every read
  * of {@code sem->count}, {@code sem->owner} and {@code jiffies} finds every value of the model's domain (2 readers and
  * 2 writers), the first value per distinct next operation in full, the others for {@code horizon} more reads (the slow path: 1
  * reader and 1 writer, at most {@link #SLOW_READS} reads branched on).
@@ -29,7 +30,7 @@ public final class RwsemWaitPaths {
     public record Run(String input, String text) {
     }
 
-    /** Counts of one enumeration, per kind (M0..M2, T, D, S). */
+    /** Counts of one enumeration, per kind (M0..M2, T, D, S, X). */
     public static final class Stats {
         public long runs;
         public final Map<String, Long> perKind = new java.util.LinkedHashMap<>();
@@ -95,6 +96,10 @@ public final class RwsemWaitPaths {
                 p.explore('S', killable, Long.toHexString(count), new ArrayList<>(), Integer.MAX_VALUE, Math.min(SLOW_OTHERS, maxWaiters));
             }
         }
+        /* the writer's slow path from its entry (need_resched set: its spinning is compared before wait_lock) */
+        for (int killable = 0; killable < 2; killable++) {
+            p.explore('X', killable, "-", new ArrayList<>(), Integer.MAX_VALUE, Math.min(SLOW_OTHERS, maxWaiters));
+        }
         return s;
     }
 
@@ -112,11 +117,16 @@ public final class RwsemWaitPaths {
 
     private Result run(char kind, int id, String spec, List<Integer> picks) {
         WaitListRwSem.Reads reads = new WaitListRwSem.Reads(picks);
-        WaitListRwSem sem = kind == 'S' ? new WaitListRwSem(slowDom, reads, "", 0, slowOthers)
+        WaitListRwSem sem = kind == 'S' || kind == 'X' ? new WaitListRwSem(slowDom, reads, "", 0, slowOthers)
                 : new WaitListRwSem(dom, reads, spec, kind == 'M' ? 0 : id);
         RwsemV612 port = new RwsemV612();
         List<String> text = new ArrayList<>();
+        sem.needReschedSet = kind == 'X';
         switch (kind) {
+            case 'X' -> {
+                boolean got = port.rwsemDownWriteSlowpath(sem, id == 1 ? RwsemV612.TASK_KILLABLE : RwsemV612.TASK_UNINTERRUPTIBLE);
+                sem.text.add("returns " + (got ? 1 : 0));
+            }
             case 'S' -> {
                 boolean got = port.rwsemDownReadSlowpath(sem, Long.parseUnsignedLong(spec, 16), id == 1 ? RwsemV612.TASK_KILLABLE
                         : RwsemV612.TASK_UNINTERRUPTIBLE);
@@ -143,7 +153,7 @@ public final class RwsemWaitPaths {
     private void explore(char kind, int id, String spec, List<Integer> picks, int budget) {
         Result r = run(kind, id, spec, picks);
         int p = picks.size();
-        if (r.reads().sizes.size() <= p || budget <= 0 || p >= (kind == 'S' ? SLOW_READS : MAX_READS)) {
+        if (r.reads().sizes.size() <= p || budget <= 0 || p >= (kind == 'S' || kind == 'X' ? SLOW_READS : MAX_READS)) {
             emit(kind, id, spec, r);
             return;
         }
@@ -171,9 +181,9 @@ public final class RwsemWaitPaths {
         String k = kind == 'M' ? "M" + id : String.valueOf(kind);
         stats.perKind.merge(k, 1L, Long::sum);
         List<String> entries = r.reads().entries;
-        int tasks = kind == 'S' ? slowOthers + 1 : spec.replace("h", "").length() + 1;
+        int tasks = kind == 'S' || kind == 'X' ? slowOthers + 1 : spec.replace("h", "").length() + 1;
         StringBuilder in = new StringBuilder().append(kind).append(' ').append(id).append(' ').append(tasks)
-                .append(" -1 ").append(entries.size() + 1).append(kind == 'S' ? " c" : " L").append(spec);
+                .append(" -1 ").append(entries.size() + 1).append(kind == 'S' ? " c" : kind == 'X' ? " " : " L").append(spec);
         for (String e : entries) {
             in.append(' ').append(e);
         }

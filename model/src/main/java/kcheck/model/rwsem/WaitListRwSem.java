@@ -63,6 +63,11 @@ final class WaitListRwSem implements RwSem {
     private boolean waitLockHeld;
     /** Other waiters the list may hold at a wait_lock acquisition (the slow paths). */
     private final int others;
+    /**
+     * The writer's slow path: {@code need_resched()} is set (its optimistic spinning, compared on its own before
+     * wait_lock, gives up at once; the handoff spin in the wait loop ends after its owner reads).
+     */
+    boolean needReschedSet;
 
     WaitListRwSem(RwsemDomain dom, Reads reads, String spec, int me) {
         this(dom, reads, spec, me, 0);
@@ -306,6 +311,16 @@ final class WaitListRwSem implements RwSem {
     }
 
     @Override
+    public boolean needResched() {
+        if (!needReschedSet) {
+            throw outside("need_resched");
+        }
+        reads.entries.add("b1");
+        op("need_resched");
+        return true;
+    }
+
+    @Override
     public void setCurrentState() {
         op("set_current_state");
     }
@@ -469,10 +484,6 @@ final class WaitListRwSem implements RwSem {
         throw outside("owner_on_cpu");
     }
 
-    @Override
-    public boolean needResched() {
-        throw outside("need_resched");
-    }
 
     @Override
     public void preemptDisable() {

@@ -71,7 +71,7 @@ class RwsemWaitPathsTest {
     void everyKindRunsOnEveryList() {
         RwsemWaitPaths.Stats s = new RwsemWaitPaths.Stats();
         RwsemWaitPaths.forEach(2, 3, s, r -> { });
-        assertThat(s.perKind.keySet()).containsExactlyInAnyOrder("M0", "M1", "M2", "T", "D", "S");
+        assertThat(s.perKind.keySet()).containsExactlyInAnyOrder("M0", "M1", "M2", "T", "D", "S", "X");
         assertThat(s.runs).isEqualTo(s.perKind.values().stream().mapToLong(Long::longValue).sum()).isGreaterThan(10_000);
     }
 }
