@@ -127,13 +127,9 @@ public final class RwsemConformance {
             RwsemWaitPaths.Stats ws = new RwsemWaitPaths.Stats();
             HashedRuns.Answer<RwsemWaitPaths.Run> a = HashedRuns.compare(exe, dir, sink -> RwsemWaitPaths.forEach(waiters, horizon, ws, sink),
                     RwsemWaitPaths.Run::input, RwsemWaitPaths.Run::text, 3, stop, "rwsem-wait");
-            Divergence d = null;
-            if (a.index() >= 0) {
-                RwsemWaitPaths.Run run = a.run();
-                d = new Divergence(run == null ? "run " + a.index() : run.input(), tidy(HashedRuns.body(a.lines().get(0)), tree, dir),
-                        run == null ? "?" : run.text(), QspinlockConformance.where(a.lines().get(1), tree, dir).stream()
-                        .map(w -> tidy(w, tree, dir)).toList(), List.of(), treeLines(a.lines().get(2), exe, "kernel/locking/rwsem.c"));
-            }
+            RwsemWaitPaths.Run run = a.run();
+            Divergence d = a.index() < 0 ? null : divergence(a, run == null ? null : run.input(), run == null ? null : run.text(), List.of(),
+                    exe, tree, dir);
             return new Result(r.readers(), r.writers(), r.stats(), r.compared(), d, a.index() >= 0 ? null : a.stopped(),
                     (System.nanoTime() - t0) / 1e9, ws, a.compared(), waiters);
         } finally {
@@ -157,14 +153,18 @@ public final class RwsemConformance {
         HashedRuns.Answer<RwsemPaths.Run> a = HashedRuns.compare(exe, dir,
                 sink -> RwsemPaths.forEach(readers, writers, horizon, LOOPS, maxOps, stats, sink), RwsemPaths.Run::input,
                 RwsemPaths.Run::text, 3, stop, "rwsem");
-        Divergence d = null;
-        if (a.index() >= 0) {
-            RwsemPaths.Run run = a.run();
-            d = new Divergence(run == null ? "run " + a.index() : run.input(), tidy(HashedRuns.body(a.lines().get(0)), tree, dir),
-                    run == null ? "?" : run.text(), QspinlockConformance.where(a.lines().get(1), tree, dir).stream()
-                    .map(w -> tidy(w, tree, dir)).toList(), run == null ? List.of() : run.where(), treeLines(a.lines().get(2), exe, "kernel/locking/rwsem.c"));
-        }
+        RwsemPaths.Run run = a.run();
+        Divergence d = a.index() < 0 ? null : divergence(a, run == null ? null : run.input(), run == null ? null : run.text(),
+                run == null ? List.of() : run.where(), exe, tree, dir);
         return new Result(readers, writers, stats, a.compared(), d, a.stopped(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** The divergence the driver answered (its R, W and B lines), with the port's run (null when it left the window). */
+    private static Divergence divergence(HashedRuns.Answer<?> a, String input, String text, List<String> portWhere, Path exe, KernelTree tree,
+                                         Path dir) {
+        return new Divergence(input == null ? "run " + a.index() : input, tidy(HashedRuns.body(a.lines().get(0)), tree, dir),
+                text == null ? "?" : text, QspinlockConformance.where(a.lines().get(1), tree, dir).stream().map(w -> tidy(w, tree, dir))
+                .toList(), portWhere, treeLines(a.lines().get(2), exe, "kernel/locking/rwsem.c"));
     }
 
     /**

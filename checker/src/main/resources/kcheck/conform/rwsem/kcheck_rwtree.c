@@ -13,6 +13,18 @@ static struct rwsem_waiter *kcheck_mine;
 /* the caller's own waiter in a slow path (its stack's), once it has queued it */
 static struct rwsem_waiter *kcheck_own;
 
+/* another task's waiter, the n-th of the list (task n + 1), at the list's tail; its timeout is 1 */
+static struct rwsem_waiter *kcheck_add_waiter(struct rw_semaphore *sem, int n, char type)
+{
+	struct rwsem_waiter *w = &kcheck_waiters[n];
+	memset(w, 0, sizeof(*w));
+	w->task = &kcheck_tasks[n + 1];
+	w->type = type == 'w' ? RWSEM_WAITING_FOR_WRITE : RWSEM_WAITING_FOR_READ;
+	w->timeout = 1;
+	list_add_tail(&w->list, &sem->wait_list);
+	return w;
+}
+
 /* the wait list of spec: r (reader) or w (writer) per waiter, h after one: its handoff_set; waiter i is task i + 1,
  * the caller's own waiter task `me` (none when me is 0); a waiter's timeout is 1 (jiffies finds 0 or a later time) */
 void kcheck_wl_setup(struct rw_semaphore *sem, const char *spec, int me)
@@ -27,12 +39,7 @@ void kcheck_wl_setup(struct rw_semaphore *sem, const char *spec, int me)
 				kcheck_waiters[n - 1].handoff_set = true;
 			continue;
 		}
-		struct rwsem_waiter *w = &kcheck_waiters[n];
-		memset(w, 0, sizeof(*w));
-		w->task = &kcheck_tasks[n + 1];
-		w->type = *c == 'w' ? RWSEM_WAITING_FOR_WRITE : RWSEM_WAITING_FOR_READ;
-		w->timeout = 1;
-		list_add_tail(&w->list, &sem->wait_list);
+		struct rwsem_waiter *w = kcheck_add_waiter(sem, n, *c);
 		if (n + 1 == me)
 			kcheck_mine = w;
 		n++;
@@ -95,13 +102,7 @@ void kcheck_wl_relist(struct rw_semaphore *sem, const char *spec)
 			if (kcheck_own)
 				list_add_tail(&kcheck_own->list, &sem->wait_list);
 		} else {
-			struct rwsem_waiter *w = &kcheck_waiters[n];
-			memset(w, 0, sizeof(*w));
-			w->task = &kcheck_tasks[n + 1];
-			w->type = *c == 'w' ? RWSEM_WAITING_FOR_WRITE : RWSEM_WAITING_FOR_READ;
-			w->timeout = 1;
-			list_add_tail(&w->list, &sem->wait_list);
-			n++;
+			kcheck_add_waiter(sem, n++, *c);
 		}
 	}
 }

@@ -49,11 +49,14 @@ public final class RwsemWaitPaths {
     /** The slow path's values: a reader (itself) and a writer, every count and owner they make. */
     private final RwsemDomain slowDom = RwsemDomain.of(RwsemVariant.Encoding.BITS, 1, 1);
     private final int horizon;
+    /** Other waiters a slow path's wait list holds at most ({@link #SLOW_OTHERS}, no more than the lists of the calls). */
+    private final int slowOthers;
     private final Stats stats;
     private final Consumer<Run> sink;
 
-    private RwsemWaitPaths(int horizon, Stats stats, Consumer<Run> sink) {
+    private RwsemWaitPaths(int horizon, int slowOthers, Stats stats, Consumer<Run> sink) {
         this.horizon = horizon;
+        this.slowOthers = slowOthers;
         this.stats = stats;
         this.sink = sink;
     }
@@ -63,7 +66,7 @@ public final class RwsemWaitPaths {
         if (maxWaiters < 1 || maxWaiters > 3) {
             throw new IllegalArgumentException("wait lists of 1 to 3 waiters, not " + maxWaiters);
         }
-        RwsemWaitPaths p = new RwsemWaitPaths(horizon, s, sink);
+        RwsemWaitPaths p = new RwsemWaitPaths(horizon, Math.min(SLOW_OTHERS, maxWaiters), s, sink);
         for (int n = 1; n <= maxWaiters; n++) {
             for (int types = 0; types < 1 << n; types++) {
                 for (int handoff = 0; handoff < 2; handoff++) {
@@ -93,27 +96,25 @@ public final class RwsemWaitPaths {
                 continue;
             }
             for (int killable = 0; killable < 2; killable++) {
-                p.explore('S', killable, Long.toHexString(count), new ArrayList<>(), Integer.MAX_VALUE, Math.min(SLOW_OTHERS, maxWaiters));
+                p.explore('S', killable, Long.toHexString(count), new ArrayList<>(), Integer.MAX_VALUE);
             }
         }
         /* the writer's slow path from its entry (need_resched set: its spinning is compared before wait_lock) */
         for (int killable = 0; killable < 2; killable++) {
-            p.explore('X', killable, "-", new ArrayList<>(), Integer.MAX_VALUE, Math.min(SLOW_OTHERS, maxWaiters));
+            p.explore('X', killable, "-", new ArrayList<>(), Integer.MAX_VALUE);
         }
         return s;
     }
 
     /** The runs of one call ({@code kind} M, T or D; {@code id} the wake type or the caller's waiter) on one wait list. */
     static Stats forList(char kind, int id, String spec, int horizon, Stats s, Consumer<Run> sink) {
-        new RwsemWaitPaths(horizon, s, sink).explore(kind, id, spec, new ArrayList<>(), Integer.MAX_VALUE);
+        new RwsemWaitPaths(horizon, SLOW_OTHERS, s, sink).explore(kind, id, spec, new ArrayList<>(), Integer.MAX_VALUE);
         return s;
     }
 
     /** A run of the port: the semaphore it ran on (text, list) and the reads it made. */
     private record Result(WaitListRwSem sem, WaitListRwSem.Reads reads, List<String> text) {
     }
-
-    private int slowOthers = SLOW_OTHERS;
 
     private Result run(char kind, int id, String spec, List<Integer> picks) {
         WaitListRwSem.Reads reads = new WaitListRwSem.Reads(picks);
@@ -143,11 +144,6 @@ public final class RwsemWaitPaths {
         text.add(sem.listText());
         text.add("done");
         return new Result(sem, reads, text);
-    }
-
-    private void explore(char kind, int id, String spec, List<Integer> picks, int budget, int others) {
-        slowOthers = others;
-        explore(kind, id, spec, picks, budget);
     }
 
     private void explore(char kind, int id, String spec, List<Integer> picks, int budget) {

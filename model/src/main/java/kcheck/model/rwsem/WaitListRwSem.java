@@ -167,12 +167,17 @@ final class WaitListRwSem implements RwSem {
         return v;
     }
 
-    private boolean clock() {
+    /** A boolean read (the driver's {@code b0}/{@code b1}): its value is the run's choice. */
+    private boolean readBool(String what) {
         reads.at.add(text.size());
-        boolean passed = reads.next(2) == 1;
-        reads.entries.add(passed ? "b1" : "b0");
-        op("jiffies");
-        return passed;
+        int v = reads.next(2);
+        reads.entries.add("b" + v);
+        op(what);
+        return v == 1;
+    }
+
+    private boolean clock() {
+        return readBool("jiffies");
     }
 
     private Waiter first() {
@@ -289,10 +294,7 @@ final class WaitListRwSem implements RwSem {
         if (waitLockHeld) {
             return mineGranted;
         }
-        reads.at.add(text.size());
-        boolean granted = reads.next(2) == 0;
-        reads.entries.add(granted ? "b0" : "b1");
-        op("waiter.task load");
+        boolean granted = !readBool("waiter.task load");           /* b0: the task pointer is NULL */
         if (granted) {
             /* the waker that granted it took it off the list (rwsem_mark_wake's list_move_tail); the driver does the same */
             mineGranted = true;
@@ -303,11 +305,7 @@ final class WaitListRwSem implements RwSem {
 
     @Override
     public boolean signalPending() {
-        reads.at.add(text.size());
-        boolean pending = reads.next(2) == 1;
-        reads.entries.add(pending ? "b1" : "b0");
-        op("signal_pending");
-        return pending;
+        return readBool("signal_pending");
     }
 
     @Override
