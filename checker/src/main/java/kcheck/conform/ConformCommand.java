@@ -205,10 +205,9 @@ public final class ConformCommand implements Callable<Integer> {
                 + "and writers (the first waiter's handoff_set either way): rwsem_mark_wake (each wake type), rwsem_try_write_lock (the "
                 + "handoff bit's setting), rwsem_del_wake_waiter (rwsem_del_waiter, the wake of the rest, the unlock, wake_up_q); and "
                 + "rwsem_down_read_slowpath and rwsem_down_write_slowpath from their entries through their wait loops (the writer with "
-                + "need_resched set: its optimistic spinning is compared above), each acquisition of wait_lock finding every list of up "
+                + "need_resched set at its first test, so that its optimistic spinning, compared above, gives up; then set throughout, or "
+                + "either way at each later test: the handoff spin on a running owner), each acquisition of wait_lock finding every list of up "
                 + "to " + Math.min(2, wl) + " other waiters (its own where queued, or granted meanwhile)");
-        out.println("  not compared yet: memory orderings; the writer's wait loop with need_resched clear (its handoff spinning on a "
-                + "running owner)");
         out.println("  shimmed:");
         for (String s : RwsemConformance.SHIMMED) {
             out.println("    " + s);

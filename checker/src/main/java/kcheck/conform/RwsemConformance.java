@@ -25,8 +25,12 @@ public final class RwsemConformance {
 
     /** What the shim provides instead of the tree (printed by conform). */
     static final List<String> SHIMMED = List.of(
-            "atomic_long_* on sem->count and sem->owner: each an operation handed to the driver (the driver supplies what reads find; "
-                    + "memory orderings are not compared)",
+            "atomic_long_* on sem->count and sem->owner: each an operation handed to the driver with its memory ordering as "
+                    + "tools/memory-model gives it (atomic_long_read/set ONCE, void RMWs RMW_RELAXED, value-returning RMWs RMW_FULL "
+                    + "unless _acquire/_release/_relaxed; the driver supplies what reads find); smp_load_acquire/smp_store_release of "
+                    + "waiter->task: operations (ACQUIRE, RELEASE); smp_mb/rmb/wmb, smp_acquire__after_ctrl_dep (rmb), "
+                    + "smp_mb__before/after_atomic, smp_mb__after_spinlock: operations (\"barrier F\"); READ_ONCE/WRITE_ONCE of other "
+                    + "fields: plain accesses (no operation)",
             "owner_on_cpu, need_resched, osq_lock/osq_unlock/osq_is_locked, signal_pending_state, jiffies, sched_clock, schedule, "
                     + "set_current_state, wake_q_*: operations (what they return is the driver's)",
             "preempt_disable/enable counted; lockdep_assert_preemption_disabled and lockdep_assert_held checked against it (a failure "
@@ -271,11 +275,12 @@ public final class RwsemConformance {
             RwsemWaitPaths.Stats w = r.underWaitLock();
             out.println(String.format(Locale.ROOT, "  under wait_lock, on every wait list of 1 to %d readers and writers: %,d runs "
                     + "(rwsem_mark_wake %,d / %,d / %,d for RWSEM_WAKE_ANY / READERS / READ_OWNED, rwsem_try_write_lock %,d, "
-                    + "rwsem_del_wake_waiter %,d, rwsem_down_read_slowpath from its entry %,d, rwsem_down_write_slowpath from its entry %,d); "
+                    + "rwsem_del_wake_waiter %,d, rwsem_down_read_slowpath from its entry %,d, rwsem_down_write_slowpath from its entry %,d with need_resched set and %,d "
+                    + "with it clear after its first test); "
                     + "%s: %,d", r.waiters(), w.runs,
                     w.perKind.getOrDefault("M0", 0L), w.perKind.getOrDefault("M1", 0L), w.perKind.getOrDefault("M2", 0L),
                     w.perKind.getOrDefault("T", 0L), w.perKind.getOrDefault("D", 0L), w.perKind.getOrDefault("S", 0L),
-                    w.perKind.getOrDefault("X", 0L),
+                    w.perKind.getOrDefault("X", 0L), w.perKind.getOrDefault("X2", 0L),
                     r.divergence() != null ? "runs that agreed before the divergence" : "compared", r.waitCompared()));
         }
         out.println(String.format(Locale.ROOT, "  time: %.1f s", r.seconds()));
@@ -283,8 +288,8 @@ public final class RwsemConformance {
         if (d != null && "MTDSX".indexOf(d.input().charAt(0)) >= 0) {
             String[] in = d.input().split(" ");
             String fn = switch (in[0]) {
-                case "X" -> "rwsem_down_write_slowpath(" + (in[1].equals("1") ? "TASK_KILLABLE" : "TASK_UNINTERRUPTIBLE")
-                        + ", need_resched set) by task 0";
+                case "X" -> "rwsem_down_write_slowpath(" + ((Integer.parseInt(in[1]) & 1) == 1 ? "TASK_KILLABLE" : "TASK_UNINTERRUPTIBLE")
+                        + (Integer.parseInt(in[1]) >= 2 ? ", need_resched set at its first test only" : ", need_resched set") + ") by task 0";
                 case "S" -> "rwsem_down_read_slowpath(count " + in[5].substring(1) + ", " + (in[1].equals("1") ? "TASK_KILLABLE"
                         : "TASK_UNINTERRUPTIBLE") + ") by task 0";
                 case "M" -> "rwsem_mark_wake(" + List.of("RWSEM_WAKE_ANY", "RWSEM_WAKE_READERS", "RWSEM_WAKE_READ_OWNED")

@@ -88,6 +88,12 @@ class RwsemConformPowerTest {
                 once("atomic_long_andnot(RWSEM_NONSPINNABLE, &sem->owner);", "atomic_long_andnot(RWSEM_READER_OWNED, &sem->owner);")));
         e.add(new Edit("W17", true, true, "rwsem_spin_on_owner: the `need_resched()` test of the spin removed",
                 once("if (need_resched() || !owner_on_cpu(owner)) {", "if (!owner_on_cpu(owner)) {")));
+        e.add(new Edit("W18", true, true, "rwsem_read_trylock: the fast path's `_acquire` dropped (`atomic_long_add_return`, fully "
+                + "ordered: stronger, yet not the tree's ordering)", once("*cntp = atomic_long_add_return_acquire(RWSEM_READER_BIAS, &sem->count);",
+                        "*cntp = atomic_long_add_return(RWSEM_READER_BIAS, &sem->count);")));
+        e.add(new Edit("W19", true, true, "__up_write: the count's release weakened to relaxed (`atomic_long_fetch_add_relaxed`)",
+                once("tmp = atomic_long_fetch_add_release(-RWSEM_WRITER_LOCKED, &sem->count);",
+                        "tmp = atomic_long_fetch_add_relaxed(-RWSEM_WRITER_LOCKED, &sem->count);")));
         e.add(new Edit("WR1", false, true, "rwsem_write_trylock: the local `tmp` renamed `unlocked`",
                 RqLockConformPowerTest.rename(RWSEM, "rwsem_write_trylock", 0, Map.of("tmp", "unlocked"))));
         e.add(new Edit("WR2", false, true, "__up_read: the wake condition through a local `bool wake`",
@@ -98,6 +104,9 @@ class RwsemConformPowerTest {
                         + "\treturn owner ? OWNER_WRITER : OWNER_NULL;",
                         "\treturn (flags & RWSEM_NONSPINNABLE) ? OWNER_NONSPINNABLE :\n\t       (flags & RWSEM_READER_OWNED) ? OWNER_READER :\n"
                                 + "\t       owner ? OWNER_WRITER : OWNER_NULL;")));
+        e.add(new Edit("WR4", false, true, "rwsem_write_trylock: `atomic_long_try_cmpxchg_acquire` written as `atomic_long_cmpxchg_acquire` "
+                + "and a comparison (the same ordering)", once("if (atomic_long_try_cmpxchg_acquire(&sem->count, &tmp, RWSEM_WRITER_LOCKED)) {",
+                        "if (atomic_long_cmpxchg_acquire(&sem->count, tmp, RWSEM_WRITER_LOCKED) == tmp) {")));
         e.add(new Edit("U1", true, true, "rwsem_del_waiter (under wait_lock): clears only RWSEM_FLAG_WAITERS",
                 once("atomic_long_andnot(RWSEM_FLAG_HANDOFF | RWSEM_FLAG_WAITERS, &sem->count);\n\treturn false;",
                         "atomic_long_andnot(RWSEM_FLAG_WAITERS, &sem->count);\n\treturn false;")));
@@ -123,6 +132,12 @@ class RwsemConformPowerTest {
                 once("\tif (rwsem_first_waiter(sem) != &waiter) {", "\tif (rwsem_first_waiter(sem) == &waiter) {")));
         e.add(new Edit("U12", true, true, "rwsem_down_write_slowpath: the handoff spin when handoff_set is clear",
                 once("\t\tif (waiter.handoff_set) {", "\t\tif (!waiter.handoff_set) {")));
+        e.add(new Edit("U13", true, true, "rwsem_down_read_slowpath: the queue-empty exit's `smp_acquire__after_ctrl_dep()` removed (the "
+                + "e1b98fa31664 fix undone)", once("\t\t\tsmp_acquire__after_ctrl_dep();\n", "")));
+        e.add(new Edit("U14", true, true, "rwsem_mark_wake: the grant's `smp_store_release(&waiter->task, NULL)` a `WRITE_ONCE`",
+                once("\t\tsmp_store_release(&waiter->task, NULL);", "\t\tWRITE_ONCE(waiter->task, NULL);")));
+        e.add(new Edit("U15", true, true, "rwsem_down_read_slowpath: the sleep loop's `smp_load_acquire(&waiter.task)` a `READ_ONCE` (the "
+                + "99143f82a255 fix undone)", once("\t\tif (!smp_load_acquire(&waiter.task)) {", "\t\tif (!READ_ONCE(waiter.task)) {")));
         return e;
     }
 
@@ -149,7 +164,8 @@ class RwsemConformPowerTest {
             case "T" -> "rwsem_try_write_lock of t" + in[1] + " on " + in[5].substring(1);
             case "D" -> "rwsem_del_wake_waiter of t" + in[1] + " on " + in[5].substring(1);
             case "S" -> "rwsem_down_read_slowpath(count " + in[5].substring(1) + (in[1].equals("1") ? ", killable" : "") + ")";
-            case "X" -> "rwsem_down_write_slowpath(" + (in[1].equals("1") ? "killable, " : "") + "need_resched)";
+            case "X" -> "rwsem_down_write_slowpath(" + ((Integer.parseInt(in[1]) & 1) == 1 ? "killable, " : "")
+                    + (Integer.parseInt(in[1]) >= 2 ? "need_resched at entry" : "need_resched") + ")";
             case "R" -> "down_read/up_read";
             case "r" -> "down_read_killable/up_read";
             case "W" -> "down_write/up_write";

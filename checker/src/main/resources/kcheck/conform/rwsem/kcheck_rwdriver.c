@@ -167,14 +167,14 @@ long kcheck_read(const char *kind, const char *text, const char *file, int line)
 	if (e[0] == '-')
 		return 0;
 	long v = strtol(e + 1, NULL, 10);
-	if (v == 0 && !strcmp(text, "waiter.task load"))
+	if (v == 0 && !strncmp(text, "waiter.task load", 16))
 		kcheck_wl_granted(&sem);
 	if (kind[0] == 't')
 		return v ? 1L << 40 : 0;
 	return v;
 }
 
-long kcheck_atomic(atomic_long_t *v, const char *what, long a, long b, int *ok, const char *file, int line)
+long kcheck_atomic(atomic_long_t *v, const char *what, long a, long b, int *ok, const char *order, const char *file, int line)
 {
 	char text[200], oa[40], ob[40];
 	int is_owner = v == &sem.owner;
@@ -195,6 +195,8 @@ long kcheck_atomic(atomic_long_t *v, const char *what, long a, long b, int *ok, 
 	} else {
 		snprintf(text, sizeof(text), "%s %s %lx", name, what, (unsigned long)a);
 	}
+	add(text, sizeof(text), " ");
+	add(text, sizeof(text), order);
 	long old = v->counter;
 	if (reads) {
 		const char *e = take(!strcmp(what, "add") ? '-' : is_owner ? 'o' : 'c', text, file, line);
@@ -315,7 +317,7 @@ int main(void)
 			if (task == 'M' || task == 'T' || task == 'D' || task == 'S' || task == 'X') {
 				static char list[256];
 				if (task == 'X')
-					kcheck_op(kcheck_wl_down_write_slowpath(&sem, id) ? "returns 1" : "returns 0", "(driver)", 0);
+					kcheck_op(kcheck_wl_down_write_slowpath(&sem, id & 1) ? "returns 1" : "returns 0", "(driver)", 0);
 				else if (task == 'S')
 					kcheck_op(kcheck_wl_down_read_slowpath(&sem, (long)strtoul(entries[0] + 1, NULL, 16), id) ? "returns 1"
 						  : "returns 0", "(driver)", 0);

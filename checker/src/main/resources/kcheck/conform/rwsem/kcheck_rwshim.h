@@ -85,7 +85,7 @@ struct rw_semaphore {
 struct task_struct *kcheck_current(void);
 void kcheck_op(const char *text, const char *file, int line);
 long kcheck_read(const char *kind, const char *text, const char *file, int line);
-long kcheck_atomic(atomic_long_t *v, const char *what, long a, long b, int *ok, const char *file, int line);
+long kcheck_atomic(atomic_long_t *v, const char *what, long a, long b, int *ok, const char *order, const char *file, int line);
 void kcheck_preempt(int d);
 void kcheck_assert_preempt_off(const char *file, int line);
 void kcheck_assert_held(raw_spinlock_t *l, const char *file, int line);
@@ -102,32 +102,51 @@ int kcheck_warn(int c, const char *what, const char *file, int line);
 #define WARN_ONCE(c, ...) kcheck_warn(!!(c), "WARN_ONCE", __FILE__, __LINE__)
 #define WARN_ON(c) kcheck_warn(!!(c), "WARN_ON", __FILE__, __LINE__)
 
-/* atomics on sem->count and sem->owner: each an operation (the driver knows which word by its address) */
-#define KA(v, what, a, b) kcheck_atomic((v), (what), (long)(a), (long)(b), NULL, __FILE__, __LINE__)
-#define atomic_long_read(v) KA((v), "load", 0, 0)
-#define atomic_long_set(v, i) ((void)KA((v), "store", (i), 0))
-#define atomic_long_add(i, v) ((void)KA((v), "add", (i), 0))
-#define atomic_long_add_return(i, v) (KA((v), "add_return", (i), 0) + (long)(i))
-#define atomic_long_add_return_acquire atomic_long_add_return
-#define atomic_long_add_return_release atomic_long_add_return
-#define atomic_long_fetch_add(i, v) KA((v), "fetch_add", (i), 0)
-#define atomic_long_fetch_add_acquire atomic_long_fetch_add
-#define atomic_long_fetch_add_release atomic_long_fetch_add
-#define atomic_long_or(i, v) ((void)KA((v), "or", (i), 0))
-#define atomic_long_andnot(i, v) ((void)KA((v), "andnot", (i), 0))
-#define atomic_long_cmpxchg(v, o, n) KA((v), "cmpxchg", (o), (n))
-#define atomic_long_cmpxchg_acquire atomic_long_cmpxchg
-static inline bool kcheck_try_cmpxchg(atomic_long_t *v, long *old, long new, const char *file, int line)
+/*
+ * atomics on sem->count and sem->owner: each an operation (the driver knows which word by its address), with its
+ * ordering as kcheck.model.MemoryOrder names it (tools/memory-model: atomic_long_read and atomic_long_set are
+ * READ_ONCE/WRITE_ONCE; the RMWs that return nothing are relaxed, those that return a value fully ordered unless
+ * a suffix says otherwise)
+ */
+#define KO_ONCE "ONCE"
+#define KO_ACQUIRE "ACQUIRE"
+#define KO_RELEASE "RELEASE"
+#define KO_RMW_RELAXED "RMW_RELAXED"
+#define KO_RMW_ACQUIRE "RMW_ACQUIRE"
+#define KO_RMW_RELEASE "RMW_RELEASE"
+#define KO_RMW_FULL "RMW_FULL"
+#define KA(v, what, a, b, o) kcheck_atomic((v), (what), (long)(a), (long)(b), NULL, (o), __FILE__, __LINE__)
+#define atomic_long_read(v) KA((v), "load", 0, 0, KO_ONCE)
+#define atomic_long_read_acquire(v) KA((v), "load", 0, 0, KO_ACQUIRE)
+#define atomic_long_set(v, i) ((void)KA((v), "store", (i), 0, KO_ONCE))
+#define atomic_long_set_release(v, i) ((void)KA((v), "store", (i), 0, KO_RELEASE))
+#define atomic_long_add(i, v) ((void)KA((v), "add", (i), 0, KO_RMW_RELAXED))
+#define atomic_long_add_return(i, v) (KA((v), "add_return", (i), 0, KO_RMW_FULL) + (long)(i))
+#define atomic_long_add_return_acquire(i, v) (KA((v), "add_return", (i), 0, KO_RMW_ACQUIRE) + (long)(i))
+#define atomic_long_add_return_release(i, v) (KA((v), "add_return", (i), 0, KO_RMW_RELEASE) + (long)(i))
+#define atomic_long_add_return_relaxed(i, v) (KA((v), "add_return", (i), 0, KO_RMW_RELAXED) + (long)(i))
+#define atomic_long_fetch_add(i, v) KA((v), "fetch_add", (i), 0, KO_RMW_FULL)
+#define atomic_long_fetch_add_acquire(i, v) KA((v), "fetch_add", (i), 0, KO_RMW_ACQUIRE)
+#define atomic_long_fetch_add_release(i, v) KA((v), "fetch_add", (i), 0, KO_RMW_RELEASE)
+#define atomic_long_fetch_add_relaxed(i, v) KA((v), "fetch_add", (i), 0, KO_RMW_RELAXED)
+#define atomic_long_or(i, v) ((void)KA((v), "or", (i), 0, KO_RMW_RELAXED))
+#define atomic_long_andnot(i, v) ((void)KA((v), "andnot", (i), 0, KO_RMW_RELAXED))
+#define atomic_long_cmpxchg(v, o, n) KA((v), "cmpxchg", (o), (n), KO_RMW_FULL)
+#define atomic_long_cmpxchg_acquire(v, o, n) KA((v), "cmpxchg", (o), (n), KO_RMW_ACQUIRE)
+#define atomic_long_cmpxchg_release(v, o, n) KA((v), "cmpxchg", (o), (n), KO_RMW_RELEASE)
+#define atomic_long_cmpxchg_relaxed(v, o, n) KA((v), "cmpxchg", (o), (n), KO_RMW_RELAXED)
+static inline bool kcheck_try_cmpxchg(atomic_long_t *v, long *old, long new, const char *order, const char *file, int line)
 {
 	int ok;
-	long cur = kcheck_atomic(v, "cmpxchg", *old, new, &ok, file, line);
+	long cur = kcheck_atomic(v, "cmpxchg", *old, new, &ok, order, file, line);
 	if (!ok)
 		*old = cur;
 	return ok;
 }
-#define atomic_long_try_cmpxchg(v, o, n) kcheck_try_cmpxchg((v), (long *)(o), (long)(n), __FILE__, __LINE__)
-#define atomic_long_try_cmpxchg_acquire atomic_long_try_cmpxchg
-#define atomic_long_try_cmpxchg_release atomic_long_try_cmpxchg
+#define atomic_long_try_cmpxchg(v, o, n) kcheck_try_cmpxchg((v), (long *)(o), (long)(n), KO_RMW_FULL, __FILE__, __LINE__)
+#define atomic_long_try_cmpxchg_acquire(v, o, n) kcheck_try_cmpxchg((v), (long *)(o), (long)(n), KO_RMW_ACQUIRE, __FILE__, __LINE__)
+#define atomic_long_try_cmpxchg_release(v, o, n) kcheck_try_cmpxchg((v), (long *)(o), (long)(n), KO_RMW_RELEASE, __FILE__, __LINE__)
+#define atomic_long_try_cmpxchg_relaxed(v, o, n) kcheck_try_cmpxchg((v), (long *)(o), (long)(n), KO_RMW_RELAXED, __FILE__, __LINE__)
 #define ATOMIC_LONG_INIT(i) { (i) }
 
 /* the rest of the kernel, as the lock paths call it */
@@ -158,12 +177,18 @@ const char *kcheck_owner_text(const char *what, struct task_struct *t);
 #define wake_up_q(q) kcheck_op("wake_up_q", __FILE__, __LINE__)
 #define get_task_struct(t) ((void)(t))
 #define put_task_struct(t) ((void)(t))
-#define smp_load_acquire(p) ((__typeof__(*(p)))(uintptr_t)kcheck_read("b", "waiter.task load", __FILE__, __LINE__))
-#define smp_store_release(p, v) (*(p) = (v), kcheck_op("waiter.task store", __FILE__, __LINE__))
+#define smp_load_acquire(p) ((__typeof__(*(p)))(uintptr_t)kcheck_read("b", "waiter.task load " KO_ACQUIRE, __FILE__, __LINE__))
+#define smp_store_release(p, v) (*(p) = (v), kcheck_op("waiter.task store " KO_RELEASE, __FILE__, __LINE__))
 #define READ_ONCE(x) (x)
 #define WRITE_ONCE(x, v) ((x) = (v))
-#define smp_acquire__after_ctrl_dep() do { } while (0)
-#define smp_mb__after_atomic() do { } while (0)
+/* barriers: each an operation named as linux-kernel.bell names the fence (smp_acquire__after_ctrl_dep() is smp_rmb()) */
+#define smp_mb() kcheck_op("barrier mb", __FILE__, __LINE__)
+#define smp_rmb() kcheck_op("barrier rmb", __FILE__, __LINE__)
+#define smp_wmb() kcheck_op("barrier wmb", __FILE__, __LINE__)
+#define smp_acquire__after_ctrl_dep() kcheck_op("barrier rmb", __FILE__, __LINE__)
+#define smp_mb__before_atomic() kcheck_op("barrier before-atomic", __FILE__, __LINE__)
+#define smp_mb__after_atomic() kcheck_op("barrier after-atomic", __FILE__, __LINE__)
+#define smp_mb__after_spinlock() kcheck_op("barrier after-spinlock", __FILE__, __LINE__)
 
 #define raw_spin_lock_irq(l) kcheck_wait_lock((l), 1, __FILE__, __LINE__)
 #define raw_spin_unlock_irq(l) kcheck_wait_lock((l), 0, __FILE__, __LINE__)

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import kcheck.model.Kernel;
 import kcheck.model.KernelCitations;
+import kcheck.model.MemoryOrder;
 import kcheck.model.ModelInputException;
 import kcheck.model.ModelLimitException;
 
@@ -115,6 +116,25 @@ final class ProgramRecorder {
         return r.build(cls);
     }
 
+    /**
+     * As {@link #record(RwsemVariant, String, RwsemDomain, boolean, int, boolean, int, boolean, Wakeups)}, with each node's
+     * memory ordering ({@link RwSem#order}) and the barrier before it ({@link RwSem#barrier}) kept in the program
+     * ({@link TaskProgram#order}, {@link TaskProgram#fence}) and part of what tells nodes apart: for
+     * {@code kcheck conform}, which compares them with the C's. The model's programs do not keep them.
+     */
+    static TaskProgram recordWithOrders(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt,
+                                        int rounds, boolean killable, Wakeups wakeups) {
+        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
+        r.killable = killable;
+        r.wakeQ = wakeups.wakeQ();
+        r.keepOrders = true;
+        r.explore();
+        List<int[]> pairs = r.walkPairs();
+        int[] cls = r.classes();
+        r.check(pairs, cls);
+        return r.build(cls);
+    }
+
     /** As {@link #record(RwsemVariant, String, RwsemDomain, boolean, int, boolean, int)} with another node limit (tests). */
     static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
                               int maxNodes) {
@@ -130,7 +150,7 @@ final class ProgramRecorder {
 
     /** Where the code stopped: the operation it was about to perform and what identifies the place. */
     private record Capture(String key, Op op, long arg0, long arg1, int attrs, String function, String cite, String site,
-                           String where) {
+                           String where, MemoryOrder order, String fence) {
     }
 
     private static final class RNode {
@@ -146,9 +166,9 @@ final class ProgramRecorder {
         }
     }
 
-    private static final Capture END = new Capture("END", Op.END, 0, 0, 0, "", "", "", "");
+    private static final Capture END = new Capture("END", Op.END, 0, 0, 0, "", "", "", "", null, null);
     /** The outcome leads the code into undefined behaviour (e.g. dereferencing RWSEM_READER_OWNED): it cannot happen. */
-    private static final Capture UNDEFINED = new Capture("UNDEFINED", Op.END, 0, 0, 0, "", "", "", "");
+    private static final Capture UNDEFINED = new Capture("UNDEFINED", Op.END, 0, 0, 0, "", "", "", "", null, null);
 
     /* ---------------- exploration ---------------- */
 
@@ -227,7 +247,7 @@ final class ProgramRecorder {
         long operand = c.op() == Op.COUNT_CMPXCHG ? c.arg1() : c.arg0();
         Op.Fault kind = c.op() == Op.COUNT_CMPXCHG ? Op.Fault.COUNT_STORE : Op.Fault.COUNT;
         return new Capture("FAULT-COUNT|" + c.op() + "|" + c.key(), Op.FAULT, kind.ordinal(), operand, c.attrs(),
-                c.function(), c.cite(), c.site(), c.where());
+                c.function(), c.cite(), c.site(), c.where(), null, null);
     }
 
     /** Outcomes that the operation can have in this domain. */
@@ -245,6 +265,8 @@ final class ProgramRecorder {
     /** The workload of the run in progress (its round counter is part of the program position). */
     /** The wake_q steps are recorded (wakeups=wake-q, spurious). */
     private boolean wakeQ;
+    /** Each node keeps its memory ordering and the barrier before it ({@link #recordWithOrders}). */
+    private boolean keepOrders;
 
     private Workload workload;
 
@@ -268,6 +290,9 @@ final class ProgramRecorder {
         if (sem.pos != script.length) {
             throw new ModelInputException(what + ": the code finished before the recorded program did: a value used"
                     + " after an atomic step must be kept in a @FrameLocal field");
+        }
+        if (keepOrders && sem.pendingFence != null) {
+            return new Capture("END|fence=" + sem.pendingFence, Op.END, 0, 0, 0, "", "", "", "", null, sem.pendingFence);
         }
         return END;
     }
@@ -343,7 +368,8 @@ final class ProgramRecorder {
         Map<String, Integer> ids = new HashMap<>();
         for (RNode x : nodes) {
             Capture c = x.c;
-            String k = c.op() + "|" + c.arg0() + "|" + c.arg1() + "|" + c.attrs() + "|" + c.function() + "|" + c.cite() + "|" + c.site();
+            String k = c.op() + "|" + c.arg0() + "|" + c.arg1() + "|" + c.attrs() + "|" + c.function() + "|" + c.cite() + "|" + c.site()
+                    + "|" + c.order() + "|" + c.fence();
             cls[x.id] = ids.computeIfAbsent(k, z -> ids.size());
         }
         int classes = ids.size();
@@ -395,6 +421,8 @@ final class ProgramRecorder {
         String[] cite = new String[count];
         String[] site = new String[count];
         String[] where = new String[count];
+        MemoryOrder[] memOrder = new MemoryOrder[count];
+        String[] fence = new String[count];
         for (int i = 0; i < count; i++) {
             RNode x = rep[i];
             op[i] = x.c.op();
@@ -405,11 +433,13 @@ final class ProgramRecorder {
             cite[i] = x.c.cite();
             site[i] = x.c.site();
             where[i] = x.c.where();
+            memOrder[i] = x.c.order();
+            fence[i] = x.c.fence();
             for (int o = 0; o < x.edges.length; o++) {
                 edges[i * slots + o] = x.edges[o] < 0 ? -1 : order[cls[x.edges[o]]];
             }
         }
-        return new TaskProgram(0, slots, op, a0, a1, attrs, edges, function, cite, site, where);
+        return new TaskProgram(0, slots, op, a0, a1, attrs, edges, function, cite, site, where, memOrder, fence);
     }
 
     /** The code caught the exception that ends a recorded run and went on. */
@@ -447,6 +477,9 @@ final class ProgramRecorder {
 
         /** The first Stop thrown: the run ends there, so code that catches it and goes on is refused. */
         Stop stopped;
+        /** The ordering ({@link #order}) and the barrier ({@link #barrier}) the code gave for its next operation. */
+        MemoryOrder pendingOrder;
+        String pendingFence;
 
         RecordingSem(int[] script) {
             this.script = script;
@@ -461,15 +494,33 @@ final class ProgramRecorder {
         }
 
         private int next(Op op, long arg0, long arg1) {
+            MemoryOrder order = pendingOrder;
+            String fence = pendingFence;
+            pendingOrder = null;
+            pendingFence = null;
             if (pos < script.length) {
                 workload.atStart = false;
                 workload.inCs = false;
                 return script[pos++];
             }
-            throw stop(capture(op, arg0, arg1));
+            throw stop(keepOrders ? capture(op, arg0, arg1, order, fence) : capture(op, arg0, arg1));
+        }
+
+        @Override
+        public void order(MemoryOrder order) {
+            pendingOrder = order;
+        }
+
+        @Override
+        public void barrier(String fence) {
+            pendingFence = pendingFence == null ? fence : pendingFence + " " + fence;
         }
 
         private Capture capture(Op op, long arg0, long arg1) {
+            return capture(op, arg0, arg1, null, null);
+        }
+
+        private Capture capture(Op op, long arg0, long arg1, MemoryOrder order, String fence) {
             StringBuilder stack = new StringBuilder(256);
             List<Kernel> kernels = new ArrayList<>(8);
             String[] site = {null};
@@ -511,6 +562,9 @@ final class ProgramRecorder {
             StringBuilder key = new StringBuilder(stack.length() + 64);
             key.append(op).append('|').append(arg0).append('|').append(arg1).append('|').append(attrs).append('|').append(stack).append('|')
                     .append("round=").append(workload.round).append(',');
+            if (order != null || fence != null) {
+                key.append("order=").append(order).append(",fence=").append(fence).append(',');
+            }
             try {
                 for (int i = 0; i < fields.size(); i++) {
                     if (!inScope(scopes.get(i), functions)) {
@@ -536,7 +590,7 @@ final class ProgramRecorder {
                     break;
                 }
             }
-            return new Capture(k, op, arg0, arg1, attrs, function, KernelCitations.render(kernels), site[0], where);
+            return new Capture(k, op, arg0, arg1, attrs, function, KernelCitations.render(kernels), site[0], where, order, fence);
         }
 
         /**

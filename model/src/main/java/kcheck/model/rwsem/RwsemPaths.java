@@ -21,8 +21,11 @@ import java.util.function.Consumer;
  * treats alike is seen at its next operations). A place may recur {@code loops} times on a path (spin loops); a
  * run cut short ends with {@code cut} and the C is compared up to the same number of operations.
  *
- * <p>Not in the text: memory orderings and preemption (the graph does not keep them; a lockdep assertion that
- * fails is), {@code waiter.handoff_set = false} (a plain store to the task's own stack). The reader-spin clock
+ * <p>In the text: each access to {@code sem->count}, {@code sem->owner} and {@code waiter.task} with its memory
+ * ordering ({@link kcheck.model.MemoryOrder}: {@code atomic_long_add_return_acquire} is {@code RMW_ACQUIRE}), and
+ * each barrier an operation of its own ({@code barrier rmb}): the programs are recorded with the port's
+ * {@link RwSem#order} and {@link RwSem#barrier} calls ({@link ProgramRecorder#recordWithOrders}).
+ * Not in the text: preemption (the graph does not keep it; a lockdep assertion that fails is), {@code waiter.handoff_set = false} (a plain store to the task's own stack). The reader-spin clock
  * check {@code !(++loop & 0xf) && sched_clock() > rspin_threshold}: the port reads the clock at every iteration,
  * the C at every 16th; an iteration where the deadline has not passed is the same in both (no text), and paths
  * where it passes are counted, not compared ({@link Stats#clockPaths}).
@@ -87,7 +90,7 @@ public final class RwsemPaths {
             boolean killable = Character.isLowerCase(t.charAt(0));
             /* reader 0 is task 0, writer 0 is task `readers` (RwsemBits.task: readers first); record() takes the number among its kind */
             int task = writer ? readers : 0;
-            TaskProgram prog = ProgramRecorder.record(new RwsemV612(), "v6.12", dom, writer, 0, false, 1, killable, Wakeups.WAKE_Q);
+            TaskProgram prog = ProgramRecorder.recordWithOrders(new RwsemV612(), "v6.12", dom, writer, 0, false, 1, killable, Wakeups.WAKE_Q);
             long before = s.runs;
             String head = t + " " + task + " " + (readers + writers) + " ";
             p.program = prog;
@@ -102,6 +105,35 @@ public final class RwsemPaths {
 
     private void walk(TaskProgram g, int n, int[] seen, List<String> text, List<String> entries, int ops, int budget, String head,
                       Stats s, Consumer<Run> sink) {
+        Op op = g.op[n];
+        if (g.fence[n] != null && op != Op.FAULT) {
+            /* the barrier(s) before the operation: an operation of their own in the text, as the C's driver prints them */
+            if (ops >= maxOps) {
+                List<String> t = new ArrayList<>(text);
+                t.add("cut");
+                emit(head, ops, entries, t, true, ops, s, sink);
+                return;
+            }
+            int added = 0;
+            for (String f : g.fence[n].split(" ")) {
+                text.add("barrier " + f);
+                textNodes[ops + added++] = n;
+            }
+            try {
+                walkOp(g, n, seen, text, entries, ops + added, budget, head, s, sink);
+            } finally {
+                for (int i = 0; i < added; i++) {
+                    text.remove(text.size() - 1);
+                }
+            }
+            return;
+        }
+        walkOp(g, n, seen, text, entries, ops, budget, head, s, sink);
+    }
+
+    /** The operation of node {@code n} (after its barriers, which {@link #walk} has put in the text). */
+    private void walkOp(TaskProgram g, int n, int[] seen, List<String> text, List<String> entries, int ops, int budget, String head,
+                        Stats s, Consumer<Run> sink) {
         Op op = g.op[n];
         if (op == Op.END) {
             List<String> t = new ArrayList<>(text);
@@ -207,8 +239,25 @@ public final class RwsemPaths {
         };
     }
 
-    /** The port's operation as the driver prints the C's; null for one that is no operation of the C. */
+    /**
+     * The port's operation as the driver prints the C's, with the memory ordering the port gives it where it is an access
+     * to sem->count, sem->owner or waiter.task; null for one that is no operation of the C.
+     */
     private static String text(TaskProgram g, int n) {
+        String t = operation(g, n);
+        return t == null || !ordered(g.op[n]) ? t : t + " " + g.order[n];
+    }
+
+    /** The accesses the driver prints with their ordering. */
+    private static boolean ordered(Op op) {
+        return switch (op) {
+            case COUNT_READ, COUNT_ADD_RETURN, COUNT_FETCH_ADD, COUNT_ADD, COUNT_CMPXCHG, COUNT_OR, COUNT_ANDNOT, OWNER_READ, OWNER_WRITE,
+                 OWNER_CMPXCHG, OWNER_OR, OWNER_ANDNOT, LOAD_TASK, CLEAR_TASK -> true;
+            default -> false;
+        };
+    }
+
+    private static String operation(TaskProgram g, int n) {
         long a0 = g.arg0[n];
         long a1 = g.arg1[n];
         return switch (g.op[n]) {

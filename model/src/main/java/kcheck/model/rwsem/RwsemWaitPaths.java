@@ -16,7 +16,9 @@ import java.util.function.Consumer;
  * count {@code rwsem_read_trylock} can hand it, uninterruptible and killable, where each acquisition of wait_lock finds
  * every wait list of up to {@link #SLOW_OTHERS} other waiters (at most {@code maxWaiters}) (with its own waiter where it is queued, or granted
  * meanwhile by a waker), through its sleep loop; and {@code rwsem_down_write_slowpath} (X) the same way, with
- * {@code need_resched()} set (its optimistic spinning, compared before wait_lock, gives up at once). They run on a concrete wait list ({@link WaitListRwSem}); every read
+ * {@code need_resched()} set at its first test (its optimistic spinning, compared before wait_lock, gives up at once) and
+ * either set throughout or a choice at each later test (the wait loop's handoff spin on a running owner,
+ * {@code rwsem_spin_on_owner}: {@code owner_on_cpu} a choice too). They run on a concrete wait list ({@link WaitListRwSem}); every read
  * of {@code sem->count}, {@code sem->owner} and {@code jiffies} finds every value of the model's domain (2 readers and
  * 2 writers), the first value per distinct next operation in full, the others for {@code horizon} more reads (the slow path: 1
  * reader and 1 writer, at most {@link #SLOW_READS} reads branched on).
@@ -30,7 +32,7 @@ public final class RwsemWaitPaths {
     public record Run(String input, String text) {
     }
 
-    /** Counts of one enumeration, per kind (M0..M2, T, D, S, X). */
+    /** Counts of one enumeration, per kind (M0..M2, T, D, S, X; X2 the writer's with need_resched free after its first test). */
     public static final class Stats {
         public long runs;
         public final Map<String, Long> perKind = new java.util.LinkedHashMap<>();
@@ -44,6 +46,12 @@ public final class RwsemWaitPaths {
     /** The slow paths: reads (and wait lists found) branched on at most, other waiters a list holds at most. */
     static final int SLOW_READS = 6;
     static final int SLOW_OTHERS = 2;
+    /**
+     * The writer's slow path with need_resched free after its first test: reads branched on at most, enough to reach the
+     * handoff spin's loop (the wait list, the count, the timeout, the handoff cmpxchg, a signal, then the owner twice,
+     * need_resched and owner_on_cpu).
+     */
+    static final int SPIN_READS = 8;
 
     private final RwsemDomain dom = RwsemDomain.of(RwsemVariant.Encoding.BITS, 2, 2);
     /** The slow path's values: a reader (itself) and a writer, every count and owner they make. */
@@ -99,9 +107,10 @@ public final class RwsemWaitPaths {
                 p.explore('S', killable, Long.toHexString(count), new ArrayList<>(), Integer.MAX_VALUE);
             }
         }
-        /* the writer's slow path from its entry (need_resched set: its spinning is compared before wait_lock) */
-        for (int killable = 0; killable < 2; killable++) {
-            p.explore('X', killable, "-", new ArrayList<>(), Integer.MAX_VALUE);
+        /* the writer's slow path from its entry (need_resched set at its first test: its spinning is compared before wait_lock;
+         * id 2, 3: every later need_resched() either way, so the wait loop's handoff spin on a running owner runs too) */
+        for (int id = 0; id < 4; id++) {
+            p.explore('X', id, "-", new ArrayList<>(), Integer.MAX_VALUE);
         }
         return s;
     }
@@ -118,14 +127,15 @@ public final class RwsemWaitPaths {
 
     private Result run(char kind, int id, String spec, List<Integer> picks) {
         WaitListRwSem.Reads reads = new WaitListRwSem.Reads(picks);
-        WaitListRwSem sem = kind == 'S' || kind == 'X' ? new WaitListRwSem(slowDom, reads, "", 0, slowOthers)
+        WaitListRwSem sem = kind == 'S' || kind == 'X' ? new WaitListRwSem(slowDom, reads, "", 0, others(kind, id))
                 : new WaitListRwSem(dom, reads, spec, kind == 'M' ? 0 : id);
         RwsemV612 port = new RwsemV612();
         List<String> text = new ArrayList<>();
         sem.needReschedSet = kind == 'X';
+        sem.needReschedFree = kind == 'X' && id >= 2;
         switch (kind) {
             case 'X' -> {
-                boolean got = port.rwsemDownWriteSlowpath(sem, id == 1 ? RwsemV612.TASK_KILLABLE : RwsemV612.TASK_UNINTERRUPTIBLE);
+                boolean got = port.rwsemDownWriteSlowpath(sem, (id & 1) == 1 ? RwsemV612.TASK_KILLABLE : RwsemV612.TASK_UNINTERRUPTIBLE);
                 sem.text.add("returns " + (got ? 1 : 0));
             }
             case 'S' -> {
@@ -149,7 +159,7 @@ public final class RwsemWaitPaths {
     private void explore(char kind, int id, String spec, List<Integer> picks, int budget) {
         Result r = run(kind, id, spec, picks);
         int p = picks.size();
-        if (r.reads().sizes.size() <= p || budget <= 0 || p >= (kind == 'S' || kind == 'X' ? SLOW_READS : MAX_READS)) {
+        if (r.reads().sizes.size() <= p || budget <= 0 || p >= readsBranched(kind, id)) {
             emit(kind, id, spec, r);
             return;
         }
@@ -164,6 +174,16 @@ public final class RwsemWaitPaths {
         }
     }
 
+    /** Other waiters a slow path's wait list holds at most: 1 for the writer's handoff spin runs (their reads go further). */
+    private int others(char kind, int id) {
+        return kind == 'X' && id >= 2 ? Math.min(1, slowOthers) : slowOthers;
+    }
+
+    /** Reads branched on at most in one run of {@code kind} (then each read takes its first value). */
+    private static int readsBranched(char kind, int id) {
+        return kind == 'X' && id >= 2 ? SPIN_READS : kind == 'S' || kind == 'X' ? SLOW_READS : MAX_READS;
+    }
+
     /** The operations from read {@code p} to the next read (or the end): what tells a value's place apart. */
     private static String segment(Result r, int p) {
         List<Integer> at = r.reads().at;
@@ -174,10 +194,10 @@ public final class RwsemWaitPaths {
 
     private void emit(char kind, int id, String spec, Result r) {
         stats.runs++;
-        String k = kind == 'M' ? "M" + id : String.valueOf(kind);
+        String k = kind == 'M' ? "M" + id : kind == 'X' && id >= 2 ? "X2" : String.valueOf(kind);
         stats.perKind.merge(k, 1L, Long::sum);
         List<String> entries = r.reads().entries;
-        int tasks = kind == 'S' || kind == 'X' ? slowOthers + 1 : spec.replace("h", "").length() + 1;
+        int tasks = kind == 'S' || kind == 'X' ? others(kind, id) + 1 : spec.replace("h", "").length() + 1;
         StringBuilder in = new StringBuilder().append(kind).append(' ').append(id).append(' ').append(tasks)
                 .append(" -1 ").append(entries.size() + 1).append(kind == 'S' ? " c" : kind == 'X' ? " " : " L").append(spec);
         for (String e : entries) {

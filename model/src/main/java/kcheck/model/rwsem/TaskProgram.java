@@ -74,9 +74,16 @@ final class TaskProgram {
     final String[] site;
     /** The kernel file, line (when confirmed) and version of the innermost function, e.g. {@code kernel/locking/rwsem.c:1163, v6.12}. */
     final String[] where;
+    /**
+     * The memory ordering the port gives each node's operation ({@link RwSem#order}), or null; null throughout unless
+     * recorded for {@code kcheck conform} ({@link ProgramRecorder#recordWithOrders}).
+     */
+    final kcheck.model.MemoryOrder[] order;
+    /** The barrier(s) the port executes before each node's operation ({@link RwSem#barrier}), or null; as {@link #order}. */
+    final String[] fence;
 
     TaskProgram(int root, int slots, Op[] op, long[] arg0, long[] arg1, int[] attrs, int[] edges, String[] function, String[] cite,
-                String[] site, String[] where) {
+                String[] site, String[] where, kcheck.model.MemoryOrder[] order, String[] fence) {
         this.size = op.length;
         this.root = root;
         this.slots = slots;
@@ -89,6 +96,8 @@ final class TaskProgram {
         this.cite = cite;
         this.site = site;
         this.where = where;
+        this.order = order;
+        this.fence = fence;
         deriveOwnerStorePending();
         deriveReschedLive();
         deriveRspinArmed();

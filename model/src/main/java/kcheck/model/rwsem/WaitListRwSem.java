@@ -3,6 +3,8 @@ package kcheck.model.rwsem;
 import java.util.ArrayList;
 import java.util.List;
 
+import kcheck.model.MemoryOrder;
+
 /**
  * A {@link RwSem} with a concrete wait list, for running the port's functions that hold {@code sem->wait_lock}
  * ({@code rwsem_mark_wake}, {@code rwsem_try_write_lock}, {@code rwsem_del_wake_waiter}) one call at a time, as
@@ -68,6 +70,13 @@ final class WaitListRwSem implements RwSem {
      * wait_lock, gives up at once; the handoff spin in the wait loop ends after its owner reads).
      */
     boolean needReschedSet;
+    /**
+     * need_resched() is set at its first test only ({@code rwsem_can_spin_on_owner} at the slow path's entry, so that the
+     * optimistic spinning compared before wait_lock gives up) and a choice of the run at every later one: the writer's
+     * handoff spin in its wait loop, after a schedule() that cleared it.
+     */
+    boolean needReschedFree;
+    private boolean needReschedAsked;
 
     WaitListRwSem(RwsemDomain dom, Reads reads, String spec, int me) {
         this(dom, reads, spec, me, 0);
@@ -159,6 +168,27 @@ final class WaitListRwSem implements RwSem {
         text.add(s);
     }
 
+    /** The ordering the port gave its next access ({@link #order}), taken by that access. */
+    private MemoryOrder pendingOrder;
+
+    @Override
+    public void order(MemoryOrder order) {
+        pendingOrder = order;
+    }
+
+    /** A barrier: an operation of its own, as the driver prints the C's ({@code barrier rmb}). */
+    @Override
+    public void barrier(String fence) {
+        op("barrier " + fence);
+    }
+
+    /** An access to sem->count, sem->owner or waiter.task as the driver prints it: with the ordering the port gave it. */
+    private String ordered(String access) {
+        String s = access + " " + pendingOrder;
+        pendingOrder = null;
+        return s;
+    }
+
     private long count(String what) {
         reads.at.add(text.size());
         long v = dom.countValue(reads.next(dom.outcomes(Op.COUNT_READ)));
@@ -188,33 +218,33 @@ final class WaitListRwSem implements RwSem {
 
     @Override
     public long atomicLongRead() {
-        return count("count load");
+        return count(ordered("count load"));
     }
 
     @Override
     public long atomicLongFetchAdd(long i) {
-        return count("count fetch_add " + RwsemPaths.hex(i));
+        return count(ordered("count fetch_add " + RwsemPaths.hex(i)));
     }
 
     @Override
     public void atomicLongAdd(long i) {
         reads.entries.add("-");
-        op("count add " + RwsemPaths.hex(i));
+        op(ordered("count add " + RwsemPaths.hex(i)));
     }
 
     @Override
     public long atomicLongCmpxchg(long old, long nw) {
-        return count("count cmpxchg " + RwsemPaths.hex(old) + " " + RwsemPaths.hex(nw));
+        return count(ordered("count cmpxchg " + RwsemPaths.hex(old) + " " + RwsemPaths.hex(nw)));
     }
 
     @Override
     public void atomicLongAndnot(long mask) {
-        op("count andnot " + RwsemPaths.hex(mask));
+        op(ordered("count andnot " + RwsemPaths.hex(mask)));
     }
 
     @Override
     public void atomicLongOr(long mask) {
-        op("count or " + RwsemPaths.hex(mask));
+        op(ordered("count or " + RwsemPaths.hex(mask)));
     }
 
     /* ---- sem->owner ---- */
@@ -224,23 +254,23 @@ final class WaitListRwSem implements RwSem {
         reads.at.add(text.size());
         long v = dom.ownerValue(reads.next(dom.outcomes(Op.OWNER_READ)));
         reads.entries.add("o" + Long.toHexString(v));
-        op("owner load");
+        op(ordered("owner load"));
         return v;
     }
 
     @Override
     public void writeOwner(long owner) {
-        op("owner store " + RwsemPaths.owner(owner));
+        op(ordered("owner store " + RwsemPaths.owner(owner)));
     }
 
     @Override
     public void ownerOr(long mask) {
-        op("owner or " + RwsemPaths.hex(mask));
+        op(ordered("owner or " + RwsemPaths.hex(mask)));
     }
 
     @Override
     public void ownerAndnot(long mask) {
-        op("owner andnot " + RwsemPaths.hex(mask));
+        op(ordered("owner andnot " + RwsemPaths.hex(mask)));
     }
 
     @Override
@@ -292,9 +322,10 @@ final class WaitListRwSem implements RwSem {
     @Override
     public boolean waiterTaskIsNull() {
         if (waitLockHeld) {
+            pendingOrder = null;                                    /* if (waiter.task): a plain read, no operation */
             return mineGranted;
         }
-        boolean granted = !readBool("waiter.task load");           /* b0: the task pointer is NULL */
+        boolean granted = !readBool(ordered("waiter.task load"));           /* b0: the task pointer is NULL */
         if (granted) {
             /* the waker that granted it took it off the list (rwsem_mark_wake's list_move_tail); the driver does the same */
             mineGranted = true;
@@ -313,9 +344,33 @@ final class WaitListRwSem implements RwSem {
         if (!needReschedSet) {
             throw outside("need_resched");
         }
+        if (needReschedFree && needReschedAsked) {
+            return readBool("need_resched");
+        }
+        needReschedAsked = true;
         reads.entries.add("b1");
         op("need_resched");
         return true;
+    }
+
+    /**
+     * {@code owner_on_cpu(owner)}: the writer's handoff spin ({@code rwsem_spin_on_owner} in its wait loop) when
+     * need_resched may be clear ({@link #needReschedFree}); a choice of the run.
+     */
+    @Override
+    public boolean onCpu(long owner) {
+        if (!needReschedFree) {
+            throw outside("owner_on_cpu");
+        }
+        return readBool("on_cpu " + RwsemPaths.owner(owner));
+    }
+
+    /** {@code cpu_relax()} of that spin: no operation (the shim's is a compiler barrier). */
+    @Override
+    public void cpuRelax() {
+        if (!needReschedFree) {
+            throw outside("cpu_relax");
+        }
     }
 
     @Override
@@ -341,7 +396,7 @@ final class WaitListRwSem implements RwSem {
 
     @Override
     public long atomicLongAddReturn(long i) {
-        return count("count add_return " + RwsemPaths.hex(i)) + i;
+        return count(ordered("count add_return " + RwsemPaths.hex(i))) + i;
     }
 
     @Override
@@ -405,7 +460,7 @@ final class WaitListRwSem implements RwSem {
             throw new UnsupportedOperationException("clearWaiterTask(" + which + ")");
         }
         granted = wlist.remove(0);
-        op("waiter.task store");
+        op(ordered("waiter.task store"));
     }
 
     @Override
@@ -477,10 +532,6 @@ final class WaitListRwSem implements RwSem {
     }
 
 
-    @Override
-    public boolean onCpu(long owner) {
-        throw outside("owner_on_cpu");
-    }
 
 
     @Override
@@ -491,10 +542,6 @@ final class WaitListRwSem implements RwSem {
     public void preemptEnable() {
     }
 
-    @Override
-    public void cpuRelax() {
-        throw outside("cpu_relax");
-    }
 
     @Override
     public void armSpinDeadline() {

@@ -211,4 +211,29 @@ class ProgramRecorderTest {
         assertThatThrownBy(() -> ProgramRecorder.record(v, "test", DOM, true, 0, false, 0, 500))
                 .isInstanceOf(kcheck.model.ModelLimitException.class).hasMessageContaining("records at most 500 program places");
     }
+
+    @Test
+    void recordedWithOrdersEachAccessKeepsItsOrderingAndTheBarrierBeforeIt() {
+        RwsemDomain dom = RwsemDomain.of(RwsemVariant.Encoding.BITS, 1, 1);
+        RwsemVariant fenced = new RwsemV612() {
+            @Override
+            protected void rwsemSetOwner(RwSem sem) {
+                sem.barrier("mb");                                  /* an smp_mb() before rwsem_set_owner's store */
+                super.rwsemSetOwner(sem);
+            }
+        };
+        TaskProgram p = ProgramRecorder.recordWithOrders(fenced, "test", dom, true, 0, false, 1, false, Wakeups.WAKE_Q);
+        int store = find(p, "rwsem_set_owner", Op.OWNER_WRITE);
+        assertThat(p.order[store]).isEqualTo(kcheck.model.MemoryOrder.ONCE);
+        assertThat(p.fence[store]).isEqualTo("mb");
+        int cmpxchg = find(p, "rwsem_write_trylock", Op.COUNT_CMPXCHG);
+        assertThat(p.order[cmpxchg]).isEqualTo(kcheck.model.MemoryOrder.RMW_ACQUIRE);
+        assertThat(p.fence[cmpxchg]).isNull();
+        /* the model's programs keep neither, and the same nodes */
+        TaskProgram plain = ProgramRecorder.record(new RwsemV612(), "test", dom, true, 0, false, 1, false, Wakeups.WAKE_Q);
+        assertThat(plain.order).containsOnlyNulls();
+        assertThat(plain.fence).containsOnlyNulls();
+        assertThat(ProgramRecorder.recordWithOrders(new RwsemV612(), "test", dom, true, 0, false, 1, false, Wakeups.WAKE_Q).size)
+                .isEqualTo(plain.size);
+    }
 }
