@@ -88,7 +88,14 @@ public final class ConformCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintStream out = System.out;
+        try {
+            return conform(System.out);
+        } catch (Exit e) {
+            return e.code;
+        }
+    }
+
+    private Integer conform(PrintStream out) {
         if ("rq-lock".equals(model)) {
             return rqLock(out);
         }
@@ -121,15 +128,8 @@ public final class ConformCommand implements Callable<Integer> {
         }
         long limit = timeLimit == null ? 0 : millis("--time-limit", timeLimit);
         long perCall = callTimeout == null ? CpudlConformance.Options.CALL_TIMEOUT_MILLIS : millis("--call-timeout", callTimeout);
-        KernelTree kt;
-        CpudlConformance.Port port;
-        try {
-            kt = KernelTree.open(tree, version);
-            port = CpudlConformance.portFor(kt);
-        } catch (KernelTree.TreeException | CpudlConformance.NoPortException e) {
-            System.err.println("kcheck: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        KernelTree kt = openTree();
+        CpudlConformance.Port port = compared(out, "", () -> CpudlConformance.portFor(kt));
         long s = seed != null ? seed : System.nanoTime() & 0xFFFF_FFFFL;
         Map<String, String> wp = new LinkedHashMap<>(Map.of("hotplug", "on"));
         wp.putAll(walkParams);
@@ -147,14 +147,7 @@ public final class ConformCommand implements Callable<Integer> {
         out.flush();
         CpudlConformance.Result r;
         try {
-            r = CpudlConformance.run(kt, port, o, out);
-        } catch (CDriver.CompileException e) {
-            System.err.println("kcheck: " + kt.file("kernel/sched/cpudeadline.c") + " does not compile against kcheck's shim:");
-            System.err.println(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (IOException e) {
-            System.err.println("kcheck: conform: " + e.getMessage());
-            return ExitCodes.USAGE;
+            r = compared(out, kt.file("kernel/sched/cpudeadline.c").toString(), () -> CpudlConformance.run(kt, port, o, out));
         } catch (kcheck.model.ModelInputException e) {
             throw new UsageException("conform: " + e.getMessage());
         }
@@ -188,13 +181,7 @@ public final class ConformCommand implements Callable<Integer> {
             throw new UsageException("conform rwsem-owner: --waiters must be between 0 and 3, not " + wl);
         }
         StopCondition stop = stopCondition();
-        KernelTree kt;
-        try {
-            kt = KernelTree.open(tree, version);
-        } catch (KernelTree.TreeException e) {
-            System.err.println("kcheck: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        KernelTree kt = openTree();
         out.println("conform rwsem-owner: " + kt.file("kernel/locking/rwsem.c") + " (v" + kt.version() + "), port v6.12 (RwsemV612)");
         out.println("  from the tree: all of kernel/locking/rwsem.c (the !CONFIG_PREEMPT_RT half), with its lock_events.h");
         out.println("  compared: each task's operations from the start of down_* to the end of up_*, or to its first acquisition of "
@@ -213,17 +200,7 @@ public final class ConformCommand implements Callable<Integer> {
             out.println("    " + s);
         }
         out.flush();
-        RwsemConformance.Result res;
-        try {
-            res = RwsemConformance.run(kt, r, w, h, m, wl, stop);
-        } catch (CDriver.CompileException e) {
-            System.err.println("kcheck: the tree's rwsem.c does not compile against kcheck's shim:");
-            System.err.println(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (IOException e) {
-            System.err.println("kcheck: conform rwsem-owner: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        RwsemConformance.Result res = compared(out, "the tree's rwsem.c", () -> RwsemConformance.run(kt, r, w, h, m, wl, stop));
         RwsemConformance.print(res, out);
         if (res.divergence() != null) {
             return ExitCodes.VIOLATED;
@@ -238,31 +215,12 @@ public final class ConformCommand implements Callable<Integer> {
                 o -> "conform lb-redo: " + o + " is not an option of conform lb-redo (it compares every path of the model's "
                         + "configurations listed in docs/conform.md)");
         StopCondition stop = stopCondition();
-        KernelTree kt;
-        try {
-            kt = KernelTree.open(tree, version);
-        } catch (KernelTree.TreeException e) {
-            System.err.println("kcheck: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        KernelTree kt = openTree();
         String port = LbRedoConformance.portFor(kt);
         out.println("conform lb-redo: " + kt.file("kernel/sched/fair.c") + " (v" + kt.version() + "), port " + port + " ("
                 + (port.equals("v6.1") ? "LoadBalanceV61: trees before v6.6" : "SchedBalanceRqV612") + ")");
         out.flush();
-        LbRedoConformance.Result res;
-        try {
-            res = LbRedoConformance.run(kt, stop);
-        } catch (CFunctions.NotFoundException e) {
-            System.err.println("kcheck: conform lb-redo: " + e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (CDriver.CompileException e) {
-            System.err.println("kcheck: the tree's load balancing does not compile against kcheck's shim:");
-            System.err.println(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (IOException e) {
-            System.err.println("kcheck: conform lb-redo: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        LbRedoConformance.Result res = compared(out, "the tree's load balancing", () -> LbRedoConformance.run(kt, stop));
         out.println("  from the tree (extracted by parsing): " + String.join(", ", res.extracted().stream()
                 .map(d -> d.name() + (d.name().startsWith("struct") || d.name().startsWith("enum") || d.name().startsWith("LBF")
                         || d.name().startsWith("MAX") ? "" : "()") + " " + d.file().replaceAll(".*/", "") + ":" + d.line()).toList()));
@@ -294,37 +252,10 @@ public final class ConformCommand implements Callable<Integer> {
             throw new UsageException("conform rq-lock: --lock-cpus must be 0 (skip qspinlock.c) or between 2 and 4, not " + ln);
         }
         StopCondition stop = stopCondition();
-        KernelTree kt;
-        String port;
-        try {
-            kt = KernelTree.open(tree, version);
-            port = RqLockConformance.portFor(kt);
-        } catch (KernelTree.TreeException | RqLockConformance.NoPortException e) {
-            System.err.println("kcheck: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        KernelTree kt = openTree();
+        String port = compared(out, "", () -> RqLockConformance.portFor(kt));
         out.println("conform rq-lock: kernel tree " + kt.dir() + " (v" + kt.version() + "), port " + port + " (DoubleLockBalanceV612)");
-        RqLockConformance.Result r;
-        try {
-            r = RqLockConformance.run(kt, n, stop, out);
-        } catch (CFunctions.NotFoundException e) {
-            System.err.println("kcheck: conform rq-lock: " + e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (CDriver.CompileException e) {
-            if (e.getMessage().startsWith("stopped: ")) {
-                out.println("INCOMPLETE: " + e.getMessage().substring(9) + " (while compiling)");
-                return ExitCodes.INCOMPLETE;
-            }
-            System.err.println("kcheck: the tree's double_lock_balance family does not compile against kcheck's shim:");
-            System.err.println(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (IOException e) {
-            System.err.println("kcheck: conform rq-lock: " + e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (RqLockConformance.NoPortException e) {
-            System.err.println("kcheck: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        RqLockConformance.Result r = compared(out, "the tree's double_lock_balance family", () -> RqLockConformance.run(kt, n, stop, out));
         RqLockConformance.print(r, out);
         if (r.divergence() != null) {
             return ExitCodes.VIOLATED;
@@ -345,22 +276,63 @@ public final class ConformCommand implements Callable<Integer> {
             out.println("    " + s);
         }
         out.flush();
-        QspinlockConformance.Result q;
-        try {
-            q = QspinlockConformance.run(kt, ln, stop);
-        } catch (CDriver.CompileException e) {
-            System.err.println("kcheck: the tree's qspinlock.c does not compile against kcheck's shim:");
-            System.err.println(e.getMessage());
-            return ExitCodes.USAGE;
-        } catch (IOException e) {
-            System.err.println("kcheck: conform rq-lock: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
+        QspinlockConformance.Result q = compared(out, "the tree's qspinlock.c", () -> QspinlockConformance.run(kt, ln, stop));
         QspinlockConformance.print(q, out);
         if (q.divergence() != null) {
             return ExitCodes.VIOLATED;
         }
         return q.stopped() == null ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /** Ends the command with an exit code, after what it printed (the one line on stderr of a tree kcheck cannot use). */
+    private static final class Exit extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int code;
+
+        Exit(int code) {
+            super(null, null, false, false);
+            this.code = code;
+        }
+    }
+
+    /** One comparison of a tree's C with a port, or the finding of its port. */
+    @FunctionalInterface
+    private interface Comparison<R> {
+        R run() throws IOException, CDriver.CompileException, CFunctions.NotFoundException, KernelTree.TreeException,
+                RqLockConformance.NoPortException, CpudlConformance.NoPortException;
+    }
+
+    /** --kernel-tree (and --kernel-version) opened, or one line on stderr and exit 2. */
+    private KernelTree openTree() {
+        try {
+            return KernelTree.open(tree, version);
+        } catch (KernelTree.TreeException e) {
+            System.err.println("kcheck: " + e.getMessage());
+            throw new Exit(ExitCodes.USAGE);
+        }
+    }
+
+    /**
+     * What {@code c} gives, or the command ends: exit 2 after one line on stderr (and the compiler's message when
+     * {@code what}, the tree's code, does not compile against kcheck's shim), or exit 3 (INCOMPLETE) when a stop came
+     * while it compiled.
+     */
+    private <R> R compared(PrintStream out, String what, Comparison<R> c) {
+        try {
+            return c.run();
+        } catch (CDriver.CompileException e) {
+            if (e.getMessage().startsWith("stopped: ")) {
+                out.println("INCOMPLETE: " + e.getMessage().substring(9) + " (while compiling)");
+                throw new Exit(ExitCodes.INCOMPLETE);
+            }
+            System.err.println("kcheck: " + what + " does not compile against kcheck's shim:");
+            System.err.println(e.getMessage());
+        } catch (IOException | CFunctions.NotFoundException e) {
+            System.err.println("kcheck: conform " + model + ": " + e.getMessage());
+        } catch (KernelTree.TreeException | RqLockConformance.NoPortException | CpudlConformance.NoPortException e) {
+            System.err.println("kcheck: " + e.getMessage());
+        }
+        throw new Exit(ExitCodes.USAGE);
     }
 
     /** A usage error for the first of {@code options} given on the command line, {@code why} its message. */

@@ -162,6 +162,7 @@ public final class LbRedoConformance {
             CDriver.copyResource("lbredo/kcheck_lbshim.h", dir.resolve("kcheck_lbshim.h"));
             CDriver.copyResource("lbredo/kcheck_lbenv.h", dir.resolve("kcheck_lbenv.h"));
             CDriver.copyResource("lbredo/kcheck_lbdriver.c", dir.resolve("kcheck_lbdriver.c"));
+            CDriver.copyResource("kcheck_drivercommon.h", dir.resolve("kcheck_drivercommon.h"));
             Files.writeString(dir.resolve("kcheck_lbtree.c"), tu.toString(), StandardCharsets.ISO_8859_1);
             Path exe = dir.resolve("lbdriver");
             List<String> common = List.of("-std=gnu11", "-w", "-gdwarf-4", "-fno-pie", "-I", dir.toString(), "-DCONFIG_SMP",

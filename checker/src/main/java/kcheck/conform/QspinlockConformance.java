@@ -66,6 +66,7 @@ public final class QspinlockConformance {
             copy("kcheck_x86_qspinlock.h", inc.resolve("asm/qspinlock.h"));
             copy("kcheck_qshim.h", dir.resolve("kcheck_qshim.h"));
             copy("kcheck_qdriver.c", dir.resolve("kcheck_qdriver.c"));
+            CDriver.copyResource("kcheck_drivercommon.h", dir.resolve("kcheck_drivercommon.h"));
             Path exe = dir.resolve("qdriver");
             List<String> cmd = List.of(CDriver.gcc(), "-std=gnu11", "-O1", "-w", "-I", inc.toString(), "-include",
                     dir.resolve("kcheck_qshim.h").toString(), "-DKCHECK_QSPINLOCK_C=\"" + c.toAbsolutePath() + "\"", "-o", exe.toString(),

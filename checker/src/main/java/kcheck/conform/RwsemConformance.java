@@ -97,6 +97,7 @@ public final class RwsemConformance {
                     "linux/rwsem.h", "linux/atomic.h", "linux/percpu.h", "trace/events/lock.h"), "what rwsem.c needs from it is in kcheck_rwshim.h");
             copy("kcheck_rwshim.h", dir.resolve("kcheck_rwshim.h"));
             copy("kcheck_rwdriver.c", dir.resolve("kcheck_rwdriver.c"));
+            CDriver.copyResource("kcheck_drivercommon.h", dir.resolve("kcheck_drivercommon.h"));
             copy("kcheck_rwtree.c", dir.resolve("kcheck_rwtree.c"));
             Path exe = dir.resolve("rwdriver");
             List<String> common = List.of("-std=gnu11", "-O1", "-w", "-gdwarf-4", "-fno-pie", "-I", inc.toString(), "-include",

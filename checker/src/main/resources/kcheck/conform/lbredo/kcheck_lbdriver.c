@@ -19,6 +19,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#define KCHECK_TRACED_OPS 1024
+#include "kcheck_drivercommon.h"
+
 int kcheck_balance(int this_cpu, struct sched_domain *sd, int idle, int *continue_balancing);
 int kcheck_idle_value(char letter);
 
@@ -45,22 +48,6 @@ static int answers[64][2], nanswers, answer_pos, last_busiest;
 static struct event { int gap, late, cpu, task; } events[64];
 static int nevents, event_pos;
 
-#define KCHECK_MAX_PCS 65536
-static void *pcs[KCHECK_MAX_PCS];
-static int npcs, op_pcs[1024];
-
-void __sanitizer_cov_trace_pc(void)
-{
-	if (npcs < KCHECK_MAX_PCS)
-		pcs[npcs++] = __builtin_return_address(0);
-}
-
-static void add(char *buf, size_t n, const char *s)
-{
-	size_t l = strlen(buf);
-	snprintf(buf + l, n - l, "%s", s);
-}
-
 static void state(char *buf, size_t n)
 {
 	char t[64];
@@ -71,22 +58,22 @@ static void state(char *buf, size_t n)
 			snprintf(t, sizeof(t), "%s%d=%u/t%d[", c ? " " : "", c, rq->nr_running, rq->curr->kcheck_id);
 		else
 			snprintf(t, sizeof(t), "%s%d=%u/-[", c ? " " : "", c, rq->nr_running);
-		add(buf, n, t);
+		kcheck_add(buf, n, t);
 		int i = 0;
 		for (struct list_head *e = rq->cfs_tasks.next; e != &rq->cfs_tasks && i < 64; e = e->next, i++) {
 			snprintf(t, sizeof(t), "%st%d", i ? "," : "", container_of(e, struct task_struct, se.group_node)->kcheck_id);
-			add(buf, n, t);
+			kcheck_add(buf, n, t);
 		}
-		add(buf, n, "]");
+		kcheck_add(buf, n, "]");
 	}
-	add(buf, n, " cpu=");
+	kcheck_add(buf, n, " cpu=");
 	for (int p = 0; p < ntasks; p++) {
 		snprintf(t, sizeof(t), "%s%d", p ? "," : "", tasks[p].kcheck_cpu);
-		add(buf, n, t);
+		kcheck_add(buf, n, t);
 	}
-	add(buf, n, " imb=");
+	kcheck_add(buf, n, " imb=");
 	for (int l = 0; l < nlevels; l++)
-		add(buf, n, sds[l].groups->sgc->imbalance ? "1" : "0");
+		kcheck_add(buf, n, sds[l].groups->sgc->imbalance ? "1" : "0");
 }
 
 static void end(const char *text, const char *file, int line);
@@ -98,16 +85,16 @@ static void emit(const char *text, const char *file, int line)
 	char w[512];
 	if (nops == 1000) {
 		nops++;
-		add(line_out, sizeof(line_out), " ; E more than 1000 operations");
+		kcheck_add(line_out, sizeof(line_out), " ; E more than 1000 operations");
 		siglongjmp(end_run, 1);
 	}
 	if (nops < 1024)
-		op_pcs[nops] = npcs;
+		kcheck_op_pcs[nops] = kcheck_npcs;
 	if (nops)
-		add(line_out, sizeof(line_out), " ; ");
-	add(line_out, sizeof(line_out), text);
+		kcheck_add(line_out, sizeof(line_out), " ; ");
+	kcheck_add(line_out, sizeof(line_out), text);
 	snprintf(w, sizeof(w), "%s%s:%d", nops ? " ; " : "", file ? file : "?", line);
-	add(where_out, sizeof(where_out), w);
+	kcheck_add(where_out, sizeof(where_out), w);
 	nops++;
 }
 
@@ -286,30 +273,6 @@ static void on_signal(int sig)
 	siglongjmp(end_run, 1);
 }
 
-static void print_blocks(void)
-{
-	int from = 0;
-	printf("B ");
-	for (int i = 0; i <= nops && i < 1024; i++) {
-		int to = i < nops ? op_pcs[i] : npcs;
-		for (int k = from; k < to; k++)
-			printf(k == from ? "%p" : ",%p", pcs[k]);
-		printf(" ; ");
-		from = to;
-	}
-	printf("\n");
-}
-
-static u64 fnv1a(const char *s)
-{
-	u64 h = 0xcbf29ce484222325ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static int setup(char *in, char calls[16][8], int *ncalls, unsigned long long *want)
 {
 	int level = 0, cpu = 0;
@@ -443,7 +406,7 @@ int main(void)
 		if (!setup(in, calls, &ncalls, &want))
 			continue;
 		nops = 0;
-		npcs = 0;
+		kcheck_npcs = 0;
 		line_out[0] = 0;
 		where_out[0] = 0;
 		alarm(5);
@@ -458,9 +421,9 @@ int main(void)
 			}
 		}
 		alarm(0);
-		if (fnv1a(line_out) != want) {
+		if (kcheck_fnv1a(line_out) != want) {
 			printf("D %ld\nR %s\nW %s\n", runs, line_out, where_out);
-			print_blocks();
+			kcheck_print_blocks(nops);
 			fflush(stdout);
 			return 0;
 		}

@@ -15,6 +15,7 @@
 #include KCHECK_QSPINLOCK_C
 
 #include <setjmp.h>
+#include "kcheck_drivercommon.h"
 
 int kcheck_cpu;
 static int ncpus;
@@ -37,22 +38,22 @@ static void emit(const char *op, const char *file, int line)
 {
 	char w[300];
 	if (fence) {
-		strncat(line_out, fence, sizeof(line_out) - strlen(line_out) - 1);
-		strncat(line_out, "; ", sizeof(line_out) - strlen(line_out) - 1);
+		kcheck_add(line_out, sizeof(line_out), fence);
+		kcheck_add(line_out, sizeof(line_out), "; ");
 		fence = NULL;
 	}
-	strncat(line_out, op, sizeof(line_out) - strlen(line_out) - 1);
-	strncat(line_out, " ; ", sizeof(line_out) - strlen(line_out) - 1);
+	kcheck_add(line_out, sizeof(line_out), op);
+	kcheck_add(line_out, sizeof(line_out), " ; ");
 	if (line > 0)
 		snprintf(w, sizeof(w), "%s:%d ; ", file, line);
 	else
 		snprintf(w, sizeof(w), "%s ; ", file);
-	strncat(where_out, w, sizeof(where_out) - strlen(where_out) - 1);
+	kcheck_add(where_out, sizeof(where_out), w);
 }
 
 static void stop(const char *outcome)
 {
-	strncat(line_out, outcome, sizeof(line_out) - strlen(line_out) - 1);
+	kcheck_add(line_out, sizeof(line_out), outcome);
 	longjmp(end_run, 1);
 }
 
@@ -129,11 +130,11 @@ static void word_fields(char *buf, size_t n, int from, int size)
 	char part[32];
 	if (from == 0) {
 		snprintf(part, sizeof(part), "L=%u", v & 0xff);
-		strncat(buf, part, n - strlen(buf) - 1);
+		kcheck_add(buf, n, part);
 	}
 	if (from <= 1 && from + size > 1) {
 		snprintf(part, sizeof(part), "%sP=%u", buf[0] ? " " : "", (v >> 8) & 0xff);
-		strncat(buf, part, n - strlen(buf) - 1);
+		kcheck_add(buf, n, part);
 	}
 	if (from + size > 2) {
 		u32 t = v >> 16;
@@ -141,7 +142,7 @@ static void word_fields(char *buf, size_t n, int from, int size)
 			snprintf(part, sizeof(part), "%sT=%u", buf[0] ? " " : "", t >> 2);
 		else
 			snprintf(part, sizeof(part), "%sT=%u/%u", buf[0] ? " " : "", t >> 2, t & 3);
-		strncat(buf, part, n - strlen(buf) - 1);
+		kcheck_add(buf, n, part);
 	}
 }
 
@@ -308,16 +309,6 @@ int kcheck_unsupported(const char *what, const char *file, int line)
 	return 0;
 }
 
-static u64 fnv1a(const char *s)
-{
-	u64 h = 0xcbf29ce484222325ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 int main(void)
 {
 	static char in[4096];
@@ -362,13 +353,13 @@ int main(void)
 				queued_spin_unlock(&lock);
 			plain_stores();
 			if (pos < nentries)
-				strncat(line_out, "E the C reads fewer values than the port", sizeof(line_out) - strlen(line_out) - 1);
+				kcheck_add(line_out, sizeof(line_out), "E the C reads fewer values than the port");
 			else if (op == 'T')
 				snprintf(line_out + strlen(line_out), sizeof(line_out) - strlen(line_out), "return %d", r);
 			else
-				strncat(line_out, "done", sizeof(line_out) - strlen(line_out) - 1);
+				kcheck_add(line_out, sizeof(line_out), "done");
 		}
-		if (fnv1a(line_out) != want) {
+		if (kcheck_fnv1a(line_out) != want) {
 			printf("D %ld\nR %s\nW %s\n", runs, line_out, where_out);
 			fflush(stdout);
 			return 0;

@@ -38,6 +38,9 @@ void up_write(struct rw_semaphore *sem);
 
 #include <setjmp.h>
 
+#define KCHECK_TRACED_OPS 512
+#include "kcheck_drivercommon.h"
+
 #define KCHECK_MAX_TASKS 8
 struct task_struct kcheck_tasks[KCHECK_MAX_TASKS];
 static struct rw_semaphore sem;
@@ -47,38 +50,9 @@ static int nentries, pos;
 static char line_out[16384], where_out[16384];
 static jmp_buf end_run;
 
-#define KCHECK_MAX_PCS 65536
-static void *pcs[KCHECK_MAX_PCS];
-static int npcs, op_pcs[512];
-
-void __sanitizer_cov_trace_pc(void)
-{
-	if (npcs < KCHECK_MAX_PCS)
-		pcs[npcs++] = __builtin_return_address(0);
-}
-
-static void print_blocks(void)
-{
-	int from = 0;
-	printf("B ");
-	for (int i = 0; i <= nops && i < 512; i++) {
-		int to = i < nops ? op_pcs[i] : npcs;
-		for (int k = from; k < to; k++)
-			printf(k == from ? "%p" : ",%p", pcs[k]);
-		printf(" ; ");
-		from = to;
-	}
-	printf("\n");
-}
-
-static void add(char *buf, size_t n, const char *s)
-{
-	strncat(buf, s, n - strlen(buf) - 1);
-}
-
 static void stop(const char *outcome)
 {
-	add(line_out, sizeof(line_out), outcome);
+	kcheck_add(line_out, sizeof(line_out), outcome);
 	longjmp(end_run, 1);
 }
 
@@ -95,12 +69,12 @@ int kcheck_rt(void)
 void kcheck_op(const char *text, const char *file, int line)
 {
 	char w[300];
-	add(line_out, sizeof(line_out), text);
-	add(line_out, sizeof(line_out), " ; ");
+	kcheck_add(line_out, sizeof(line_out), text);
+	kcheck_add(line_out, sizeof(line_out), " ; ");
 	snprintf(w, sizeof(w), "%s:%d ; ", file, line);
-	add(where_out, sizeof(where_out), w);
+	kcheck_add(where_out, sizeof(where_out), w);
 	if (nops < 512)
-		op_pcs[nops] = npcs;
+		kcheck_op_pcs[nops] = kcheck_npcs;
 	nops++;
 	if (cut_at >= 0 && nops >= cut_at)
 		stop("cut");
@@ -121,11 +95,11 @@ static void owner_word(char *buf, size_t n, long v)
 	else
 		snprintf(buf, n, "?%lx", p);
 	if (v & 1)
-		add(buf, n, "|R");
+		kcheck_add(buf, n, "|R");
 	if (v & 2)
-		add(buf, n, "|N");
+		kcheck_add(buf, n, "|N");
 	if (v & 4)
-		add(buf, n, "|4");
+		kcheck_add(buf, n, "|4");
 }
 
 const char *kcheck_owner_text(const char *what, struct task_struct *t)
@@ -195,8 +169,8 @@ long kcheck_atomic(atomic_long_t *v, const char *what, long a, long b, int *ok, 
 	} else {
 		snprintf(text, sizeof(text), "%s %s %lx", name, what, (unsigned long)a);
 	}
-	add(text, sizeof(text), " ");
-	add(text, sizeof(text), order);
+	kcheck_add(text, sizeof(text), " ");
+	kcheck_add(text, sizeof(text), order);
 	long old = v->counter;
 	if (reads) {
 		const char *e = take(!strcmp(what, "add") ? '-' : is_owner ? 'o' : 'c', text, file, line);
@@ -259,16 +233,6 @@ int kcheck_warn(int c, const char *what, const char *file, int line)
 	return c;
 }
 
-static u64 fnv1a(const char *s)
-{
-	u64 h = 0xcbf29ce484222325ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 int main(void)
 {
 	static char in[8192];
@@ -291,7 +255,7 @@ int main(void)
 		nentries = k;
 		pos = 0;
 		nops = 0;
-		npcs = 0;
+		kcheck_npcs = 0;
 		me = id;
 		preempt = 0;
 		memset(&sem, 0, sizeof(sem));
@@ -343,15 +307,15 @@ int main(void)
 					up_write(&sem);
 			}
 			if (cut_at >= 0)
-				add(line_out, sizeof(line_out), "E the C ends before the port's run does");
+				kcheck_add(line_out, sizeof(line_out), "E the C ends before the port's run does");
 			else if (pos < nentries)
-				add(line_out, sizeof(line_out), "E the C reads fewer values than the port");
+				kcheck_add(line_out, sizeof(line_out), "E the C reads fewer values than the port");
 			else
-				add(line_out, sizeof(line_out), "done");
+				kcheck_add(line_out, sizeof(line_out), "done");
 		}
-		if (fnv1a(line_out) != want) {
+		if (kcheck_fnv1a(line_out) != want) {
 			printf("D %ld\nR %s\nW %s\n", runs, line_out, where_out);
-			print_blocks();
+			kcheck_print_blocks(nops);
 			fflush(stdout);
 			return 0;
 		}

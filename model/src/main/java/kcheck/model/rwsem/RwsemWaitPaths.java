@@ -69,12 +69,22 @@ public final class RwsemWaitPaths {
         this.sink = sink;
     }
 
-    /** Every run for wait lists of 1 to {@code maxWaiters} waiters (at most 3). */
+    /** Every run for wait lists of 1 to {@code maxWaiters} waiters (at most 3): the calls under wait_lock, then the slow paths. */
     public static Stats forEach(int maxWaiters, int horizon, Stats s, Consumer<Run> sink) {
+        forCalls(maxWaiters, horizon, s, sink);
+        return forSlowPaths(maxWaiters, horizon, s, sink);
+    }
+
+    private static RwsemWaitPaths of(int maxWaiters, int horizon, Stats s, Consumer<Run> sink) {
         if (maxWaiters < 1 || maxWaiters > 3) {
             throw new IllegalArgumentException("wait lists of 1 to 3 waiters, not " + maxWaiters);
         }
-        RwsemWaitPaths p = new RwsemWaitPaths(horizon, Math.min(SLOW_OTHERS, maxWaiters), s, sink);
+        return new RwsemWaitPaths(horizon, Math.min(SLOW_OTHERS, maxWaiters), s, sink);
+    }
+
+    /** The runs of rwsem_mark_wake, rwsem_try_write_lock and rwsem_del_wake_waiter on every list of 1 to {@code maxWaiters}. */
+    static Stats forCalls(int maxWaiters, int horizon, Stats s, Consumer<Run> sink) {
+        RwsemWaitPaths p = of(maxWaiters, horizon, s, sink);
         for (int n = 1; n <= maxWaiters; n++) {
             for (int types = 0; types < 1 << n; types++) {
                 for (int handoff = 0; handoff < 2; handoff++) {
@@ -97,7 +107,23 @@ public final class RwsemWaitPaths {
                 }
             }
         }
-        /* the reader's slow path from its entry with each count rwsem_read_trylock can return (a reader's bias in it) */
+        return s;
+    }
+
+    /** The runs of both slow paths from their entries, their lists of up to {@code maxWaiters} (at most 2) other waiters. */
+    static Stats forSlowPaths(int maxWaiters, int horizon, Stats s, Consumer<Run> sink) {
+        forReaderSlowPath(maxWaiters, horizon, s, sink);
+        /* the writer's slow path from its entry (need_resched set at its first test: its spinning is compared before wait_lock;
+         * id 2, 3: every later need_resched() either way, so the wait loop's handoff spin on a running owner runs too) */
+        for (int id = 0; id < 4; id++) {
+            forWriterSlowPath(id, maxWaiters, horizon, s, sink);
+        }
+        return s;
+    }
+
+    /** The runs of the reader's slow path from its entry, with each count rwsem_read_trylock can return (a reader's bias in it). */
+    static Stats forReaderSlowPath(int maxWaiters, int horizon, Stats s, Consumer<Run> sink) {
+        RwsemWaitPaths p = of(maxWaiters, horizon, s, sink);
         for (int c = 0; c < p.slowDom.outcomes(Op.COUNT_READ); c++) {
             long count = p.slowDom.countValue(c);
             if (RwsemBits.readers(count) == 0) {
@@ -107,11 +133,12 @@ public final class RwsemWaitPaths {
                 p.explore('S', killable, Long.toHexString(count), new ArrayList<>(), Integer.MAX_VALUE);
             }
         }
-        /* the writer's slow path from its entry (need_resched set at its first test: its spinning is compared before wait_lock;
-         * id 2, 3: every later need_resched() either way, so the wait loop's handoff spin on a running owner runs too) */
-        for (int id = 0; id < 4; id++) {
-            p.explore('X', id, "-", new ArrayList<>(), Integer.MAX_VALUE);
-        }
+        return s;
+    }
+
+    /** The runs of the writer's slow path with {@code id} (bit 0: killable; 2 and 3: need_resched free after its first test). */
+    static Stats forWriterSlowPath(int id, int maxWaiters, int horizon, Stats s, Consumer<Run> sink) {
+        of(maxWaiters, horizon, s, sink).explore('X', id, "-", new ArrayList<>(), Integer.MAX_VALUE);
         return s;
     }
 
