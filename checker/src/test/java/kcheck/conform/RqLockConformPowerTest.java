@@ -123,6 +123,8 @@ class RqLockConformPowerTest {
         e.add(new Edit("R5", false, SCHED, "double_unlock_balance: the test through a local `bool shared`",
                 once("\tif (__rq_lockp(this_rq) != __rq_lockp(busiest))\n\t\traw_spin_rq_unlock(busiest);",
                         "\tbool shared = __rq_lockp(this_rq) == __rq_lockp(busiest);\n\n\tif (!shared)\n\t\traw_spin_rq_unlock(busiest);")));
+        e.add(new Edit("R6", false, CORE, "double_rq_lock: the shared-lock test with its operands swapped",
+                once("\tif (__rq_lockp(rq1) != __rq_lockp(rq2))", "\tif (__rq_lockp(rq2) != __rq_lockp(rq1))")));
         e.add(new Edit("Q1", true, QSPIN, "queued_spin_lock_slowpath: the `smp_wmb()` before `xchg_tail` removed",
                 once("\tsmp_wmb();\n", "\n")));
         e.add(new Edit("Q2", true, QSPIN, "clear_pending: stores 1 (`WRITE_ONCE(lock->pending, 1)`)",
@@ -159,6 +161,9 @@ class RqLockConformPowerTest {
         e.add(new Edit("QR2", false, QSPIN, "encode_tail: one expression instead of two statements",
                 once("tail  = (cpu + 1) << _Q_TAIL_CPU_OFFSET;\n\ttail |= idx << _Q_TAIL_IDX_OFFSET; /* assume < 4 */",
                         "tail = ((cpu + 1) << _Q_TAIL_CPU_OFFSET) | (idx << _Q_TAIL_IDX_OFFSET);")));
+        e.add(new Edit("QR4", false, QSPIN, "queued_spin_lock_slowpath: the CPU number through a local in its own block",
+                once("\ttail = encode_tail(smp_processor_id(), idx);",
+                        "\t{\n\t\tint my_cpu = smp_processor_id();\n\n\t\ttail = encode_tail(my_cpu, idx);\n\t}")));
         e.add(new Edit("QR3", false, GENERIC, "queued_spin_trylock: the test and the cmpxchg in one condition",
                 once("\tif (unlikely(val))\n\t\treturn 0;\n\n\treturn likely(atomic_try_cmpxchg_acquire(&lock->val, &val, _Q_LOCKED_VAL));",
                         "\tif (!val && atomic_try_cmpxchg_acquire(&lock->val, &val, _Q_LOCKED_VAL))\n\t\treturn 1;\n\treturn 0;")));
