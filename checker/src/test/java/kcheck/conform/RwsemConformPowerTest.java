@@ -11,9 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -179,7 +181,10 @@ class RwsemConformPowerTest {
                 + (at < d.portWhere().size() ? " (port: " + d.portWhere().get(at).replaceAll(" \\(.*", "") + ")" : "");
     }
 
+    /* the long run (every edit on both trees, each refactor a whole comparison of about 25 s) takes about 15 minutes on 2 cores:
+     * more than the build's default timeout */
     @Test
+    @Timeout(value = 30, unit = TimeUnit.MINUTES)
     void mutantsOfRwsemAreNamedWhereConformComparesAndRefactorsAgree() throws Exception {
         Map<String, Map<String, String>> table = new LinkedHashMap<>();
         List<KernelTree> trees = KernelTrees.orSkip("conform rwsem-owner's power table");
