@@ -105,10 +105,16 @@ final class ProgramRecorder {
     /** As above, for a writer whose critical section hands the lock off with RWSEM_OWNER_UNKNOWN when {@code handsOwnerOff}. */
     static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
                               boolean killable, Wakeups wakeups, boolean handsOwnerOff) {
+        return record(impl, what, dom, writer, task, rt, rounds, killable, wakeups, handsOwnerOff, false);
+    }
+
+    private static TaskProgram record(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt, int rounds,
+                                      boolean killable, Wakeups wakeups, boolean handsOwnerOff, boolean keepOrders) {
         ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
         r.killable = killable;
         r.handsOwnerOff = handsOwnerOff;
         r.wakeQ = wakeups.wakeQ();
+        r.keepOrders = keepOrders;
         r.explore();
         List<int[]> pairs = r.walkPairs();
         int[] cls = r.classes();
@@ -124,15 +130,7 @@ final class ProgramRecorder {
      */
     static TaskProgram recordWithOrders(RwsemVariant impl, String what, RwsemDomain dom, boolean writer, int task, boolean rt,
                                         int rounds, boolean killable, Wakeups wakeups) {
-        ProgramRecorder r = new ProgramRecorder(impl, what, dom, writer, task, rt, rounds, MAX_NODES);
-        r.killable = killable;
-        r.wakeQ = wakeups.wakeQ();
-        r.keepOrders = true;
-        r.explore();
-        List<int[]> pairs = r.walkPairs();
-        int[] cls = r.classes();
-        r.check(pairs, cls);
-        return r.build(cls);
+        return record(impl, what, dom, writer, task, rt, rounds, killable, wakeups, false, true);
     }
 
     /** As {@link #record(RwsemVariant, String, RwsemDomain, boolean, int, boolean, int)} with another node limit (tests). */
