@@ -59,6 +59,8 @@ final class BenchCommand implements Callable<Integer> {
             new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket"), "safety", RQ_SAFETY),
             new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket"), "safety+fifo-entry",
                     concat(RQ_SAFETY, "fifo-entry")),
+            new Entry("rq-lock", "after", Map.of("cpus", "5", "lock", "ticket", "fifo-monitor", "one"),
+                    "safety+fifo-entry, one watched call", concat(RQ_SAFETY, "fifo-entry")),
             new Entry("rq-lock", "v6.12", Map.of("cpus", "4", "lock", "qspinlock"), "safety", RQ_SAFETY),
             new Entry("cpudl", "after", Map.of("cpus", "4")),
             new Entry("rwsem-owner", "after", Map.of()),

@@ -4,10 +4,16 @@ import java.util.List;
 
 /**
  * A model parameter: name, default value, one-line description and the values it accepts
- * (an integer range, or a list of choices).
+ * (an integer range, or a list of choices). A {@code quiet} parameter (one that selects how the
+ * model is searched, not what it models, such as a reduction) is left out of the parameters a run
+ * prints and records while it has its default value.
  */
 public record ParamSpec(String name, String defaultValue, String description,
-                        long min, long max, List<String> choices) {
+                        long min, long max, List<String> choices, boolean quiet) {
+
+    public ParamSpec(String name, String defaultValue, String description, long min, long max, List<String> choices) {
+        this(name, defaultValue, description, min, max, choices, false);
+    }
 
     /** An integer parameter in {@code [min, max]}. */
     public static ParamSpec integer(String name, long defaultValue, long min, long max, String description) {
@@ -17,6 +23,11 @@ public record ParamSpec(String name, String defaultValue, String description,
     /** A parameter taking one of {@code choices}; the first is the default. */
     public static ParamSpec choice(String name, String description, String... choices) {
         return new ParamSpec(name, choices[0], description, 0, 0, List.of(choices));
+    }
+
+    /** A choice, printed and recorded only when not {@code choices[0]} (see the class comment). */
+    public static ParamSpec quietChoice(String name, String description, String... choices) {
+        return new ParamSpec(name, choices[0], description, 0, 0, List.of(choices), true);
     }
 
     public boolean isInteger() {

@@ -8,9 +8,12 @@ import java.util.Map;
 /** Resolved parameters of a model instance: every declared parameter with its value, in declaration order. */
 public final class Params {
     private final Map<String, String> values;
+    /** What a run prints and records: {@link #values} without the quiet parameters at their defaults. */
+    private final Map<String, String> shown;
 
-    private Params(Map<String, String> values) {
+    private Params(Map<String, String> values, Map<String, String> shown) {
         this.values = Collections.unmodifiableMap(values);
+        this.shown = Collections.unmodifiableMap(shown);
     }
 
     /**
@@ -19,6 +22,7 @@ public final class Params {
      */
     public static Params resolve(String model, List<ParamSpec> specs, Map<String, String> given) {
         Map<String, String> out = new LinkedHashMap<>();
+        Map<String, String> shown = new LinkedHashMap<>();
         for (String key : given.keySet()) {
             if (specs.stream().noneMatch(s -> s.name().equals(key))) {
                 throw new ModelInputException(model + ": unknown parameter '" + key + "' (known: "
@@ -27,9 +31,13 @@ public final class Params {
         }
         for (ParamSpec s : specs) {
             String v = given.getOrDefault(s.name(), s.defaultValue());
-            out.put(s.name(), s.validate(model, v));
+            String value = s.validate(model, v);
+            out.put(s.name(), value);
+            if (!s.quiet() || !value.equals(s.defaultValue())) {
+                shown.put(s.name(), value);
+            }
         }
-        return new Params(out);
+        return new Params(out, shown);
     }
 
     public int integer(String name) {
@@ -44,14 +52,18 @@ public final class Params {
         return v;
     }
 
+    /**
+     * The parameters as a run prints and records them: every one, but a quiet one only when not
+     * at its default ({@link ParamSpec#quiet}); passing them back gives the same {@code Params}.
+     */
     public Map<String, String> asMap() {
-        return values;
+        return shown;
     }
 
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder();
-        values.forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        shown.forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
         return b.toString();
     }
 

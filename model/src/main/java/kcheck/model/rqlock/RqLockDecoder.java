@@ -43,7 +43,8 @@ final class RqLockDecoder {
     StepInfo describe(int actor, int action) {
         int g = steps.instruction(actor, action);
         if (prog.op[g] == CALL) {
-            return new StepInfo(prog.label[steps.edge(actor, action)], prog.cite[g]);
+            String watched = steps.startsWatch(actor, action) ? " (fifo-entry's monitor watches this call)" : "";
+            return new StepInfo(prog.label[steps.edge(actor, action)] + watched, prog.cite[g]);
         }
         int sp = steps.subOf(action);
         if (steps.isSpin(actor, action)) {
@@ -129,7 +130,7 @@ final class RqLockDecoder {
                 out.field(c, "cpu" + c + ".round", Integer.toString(lay.round[c].getInt(s)));
             }
             if (lay.fifo) {
-                out.field(c, "cpu" + c + ".waiting-at-entry", props.cpuSet(lay.fifoMask[c].get(s)));
+                out.field(c, "cpu" + c + ".waiting-at-entry", props.cpuSet(lay.entryMask(s, c)));
             }
             if (lay.bypass) {
                 out.field(c, "cpu" + c + ".bypass", Long.toString(lay.byp[c].get(s)));
@@ -140,6 +141,11 @@ final class RqLockDecoder {
             for (int f = 0; f < shape.node().size(); f++) {
                 out.field(c, "cpu" + c + "." + shape.node().get(f).name(), Integer.toString(lay.node[c][f].getInt(s)));
             }
+        }
+        if (lay.watchOne) {
+            /* with fifo-monitor=one (not in the legend, which describes the defaults): the watched call's CPU */
+            int w = lay.watch.getInt(s);
+            out.field(FieldSink.SHARED, "fifo-watch", w == 0 ? "none" : "cpu" + (w - 1));
         }
         if (lay.forever) {
             out.field(FieldSink.SHARED, "starvation-watch", "cpu" + lay.victim.getInt(s));

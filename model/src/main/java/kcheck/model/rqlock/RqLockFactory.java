@@ -122,7 +122,10 @@ public final class RqLockFactory implements ModelFactory {
                         + "body after and v6.12 have (before has one body)", "y", "n"),
                 ParamSpec.choice("core-sched", "v6.12 core scheduling: SMT siblings cpu i and i + cpus/2 share one rq lock "
                         + "(__rq_lockp), locks ordered by core then CPU", "none", "pairs"),
-                ParamSpec.integer("calls", 1, 1, 3, "double_lock_balance calls per hold of this_rq (pull_rt_task loops over CPUs)"));
+                ParamSpec.integer("calls", 1, 1, 3, "double_lock_balance calls per hold of this_rq (pull_rt_task loops over CPUs)"),
+                ParamSpec.quietChoice("fifo-monitor", "fifo-entry's monitor (a reduction, the same verdicts): each call's set of CPUs "
+                        + "waiting at its entry, or one call's, the one the search chooses to watch (fewer states at 5 CPUs and more)",
+                        "each", "one"));
     }
 
     @Override

@@ -42,6 +42,14 @@ final class RqLockLayout {
     final Layout.Field[][] word;
     final Layout.Field[][] node;
     final Layout.Field[] fifoMask;
+    /**
+     * {@code fifo-monitor=one} (a reduction, only for {@code fifo-entry} without {@code overtake}):
+     * instead of a waiting-at-entry set per CPU, the state keeps one: that of the call the monitor
+     * watches, chosen at the call ({@link #watch}: the CPU + 1, 0 for none). See {@link #entryMask}.
+     */
+    final boolean watchOne;
+    final Layout.Field watch;
+    final Layout.Field watchMask;
     final Layout.Field[] byp;
     final Layout.Field[] ovt;
     /** With {@link #forever}: the CPU the starvation-free cycle analysis watches (fixed per initial state). */
@@ -61,6 +69,7 @@ final class RqLockLayout {
         this.bypass = selected.contains("bypass");
         this.forever = selected.contains("starvation-free");
         this.sanity = selected.contains("sanity-lock-word");
+        this.watchOne = fifo && !overtake && params.get("fifo-monitor").equals("one");
         int calls = prog.callsPerPass();
 
         Layout layout = new Layout();
@@ -88,11 +97,14 @@ final class RqLockLayout {
         long bound = (long) rounds * calls * (n - 1) + (forever ? 1 : 0);
         metricCap = bound;
         for (int c = 0; c < n; c++) {
-            fifoMask[c] = layout.field(fifo ? n : 0);
+            fifoMask[c] = layout.field(fifo && !watchOne ? n : 0);
             /* with starvation-free the runs are infinite: one more value, the cap, stands for "more than a finite run allows" */
             byp[c] = layout.fieldFor(bypass ? bound : 0);
             ovt[c] = layout.fieldFor(overtake ? bound : 0);
         }
+        /* 0: no call watched; c + 1: CPU c's call */
+        watch = layout.fieldFor(watchOne ? n : 0);
+        watchMask = layout.field(watchOne ? n : 0);
         victim = layout.fieldFor(forever ? n - 1 : 0);
         width = layout.words();
     }
@@ -108,6 +120,34 @@ final class RqLockLayout {
     /** The global instruction index of CPU {@code c} in state {@code s}. */
     int g(long[] s, int c) {
         return prog.base[c] + pc[c].getInt(s);
+    }
+
+    /**
+     * The CPUs that were waiting, inside double_lock_balance, for a lock CPU {@code c}'s call can
+     * return with when {@code c} entered, and still are in that same wait ({@code fifo-entry}'s
+     * monitor). With {@link #watchOne} only the watched call has one; every other call's is empty.
+     * That is exact: a run that breaks fifo-entry at some call is, with the same steps, a run in
+     * which that call is the watched one (each call is watched or not, as the search chooses, when
+     * no other call is watched; the watch ends when its set empties or the call returns), and the
+     * watched set is the one the call's own monitor would hold.
+     */
+    long entryMask(long[] s, int c) {
+        if (!watchOne) {
+            return fifoMask[c].get(s);
+        }
+        return watch.getInt(s) == c + 1 ? watchMask.get(s) : 0;
+    }
+
+    /** Sets CPU {@code c}'s set to a subset of what it was ({@link #entryMask}); an empty watched set ends the watch. */
+    void narrowEntryMask(long[] s, int c, long mask) {
+        if (!watchOne) {
+            fifoMask[c].set(s, mask);
+        } else if (watch.getInt(s) == c + 1) {
+            watchMask.set(s, mask);
+            if (mask == 0) {
+                watch.set(s, 0);
+            }
+        }
     }
 
     /** The lock CPU {@code c} waits for inside double_lock_balance in {@code s}, or -1. */

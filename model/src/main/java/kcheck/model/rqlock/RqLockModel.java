@@ -97,6 +97,10 @@ final class RqLockModel implements Model {
             out.add(lay.spinlock.reduction());
         }
         out.add("partial-order (ample sets of one CPU's invisible steps on lock words no other CPU will touch)");
+        if (lay.watchOne) {
+            out.add("fifo-monitor=one (fifo-entry's monitor keeps the waiting-at-entry set of one call, the one the search chose"
+                    + " to watch, not of every call; the parameter, not --no-reduction, switches it)");
+        }
         return out;
     }
 

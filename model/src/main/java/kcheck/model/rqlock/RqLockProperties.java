@@ -161,7 +161,7 @@ final class RqLockProperties {
             if (e < 0 || prog.ret[e] < 0) {
                 return -1;
             }
-            long mask = lay.fifoMask[actor].get(from);
+            long mask = lay.entryMask(from, actor);
             int heldAfter = prog.held[lay.g(to, actor)];
             for (int a = 0; a < n; a++) {
                 if ((mask & (1L << a)) != 0) {

@@ -37,6 +37,8 @@ final class RqLockSteps {
     final int subBits;
     final int kBits;
     private final boolean monitors;
+    /** With fifo-monitor=one: the watch's footprints (else null, and the monitors' steps are visible). */
+    private final FifoWatchFootprints fifoWatch;
     private final boolean mutex;
     /** allowed[pc][result + 3]: the spinlock declares that result (checked at run time). */
     private final boolean[][] allowed;
@@ -53,6 +55,8 @@ final class RqLockSteps {
     private final long[] futureAt;
 
     /* per-thread scratch */
+    /** The waiting-at-entry set the last CALL {@link #advance}d computed. */
+    private long entered;
     private final long[] nx;
     private final int[] gs;
     private final RqLockLayout.Memory mem;
@@ -65,10 +69,13 @@ final class RqLockSteps {
         this.rounds = lay.rounds;
         this.width = lay.width;
         this.pcs = lock.pcs();
-        this.radix = Math.max(prog.branches, pcs + 3);
+        /* a CALL's k: the busiest CPU, plus prog.branches when the call is the one fifo-monitor=one watches */
+        this.radix = Math.max(lay.watchOne ? 2 * prog.branches : prog.branches, pcs + 3);
         this.subBits = prog.subBits;
         this.kBits = 32 - Integer.numberOfLeadingZeros(radix - 1);
-        this.monitors = lay.fifo || lay.bypass || lay.overtake;
+        this.fifoWatch = lay.watchOne && !lay.bypass && !lay.sanity ? FifoWatchFootprints.of(lay, subBits) : null;
+        /* the monitors make calls, returns and wait changes visible, unless fifo-entry's one watch declares its footprints */
+        this.monitors = (lay.fifo || lay.bypass || lay.overtake) && fifoWatch == null;
         this.mutex = mutex;
         this.allowed = new boolean[pcs][pcs + 3];
         this.declared = new long[pcs];
@@ -109,6 +116,7 @@ final class RqLockSteps {
         this.subBits = o.subBits;
         this.kBits = o.kBits;
         this.monitors = o.monitors;
+        this.fifoWatch = o.fifoWatch;
         this.mutex = o.mutex;
         this.allowed = o.allowed;
         this.declared = o.declared;
@@ -144,7 +152,7 @@ final class RqLockSteps {
     int resultOf(int actor, int action) {
         int k = action & ((1 << kBits) - 1);
         if (prog.op[instruction(actor, action)] == CALL) {
-            return k;
+            return k % prog.branches;
         }
         return k < pcs ? k : k == pcs ? RqSpinlock.DONE : k == pcs + 1 ? RqSpinlock.FAILED : RqSpinlock.BLOCKED;
     }
@@ -155,13 +163,19 @@ final class RqLockSteps {
         int k = action & ((1 << kBits) - 1);
         int op = prog.op[g];
         if (op == CALL) {
-            return g * prog.branches + k;
+            return g * prog.branches + k % prog.branches;
         }
         if (k < pcs || k == pcs + 2) {
             return -1;
         }
         /* a completed primitive: only a trylock that took the lock (DONE) takes branch 1 */
         return g * prog.branches + (op == TRY && k == pcs ? 1 : 0);
+    }
+
+    /** True if {@code action} is a CALL that {@code fifo-monitor=one} watches from then on. */
+    boolean startsWatch(int actor, int action) {
+        int k = action & ((1 << kBits) - 1);
+        return prog.op[instruction(actor, action)] == CALL && k >= prog.branches;
     }
 
     /** The program branch a completed primitive takes: a trylock's outcome, else 0. */
@@ -240,6 +254,12 @@ final class RqLockSteps {
                     advance(s, c, g, busiest);
                     out.step(c, action(p, 0, busiest), nx);
                     stepped = true;
+                    if (lay.watchOne && entered != 0 && lay.watch.getInt(s) == 0 && prog.ret[g * b + busiest] < 0) {
+                        /* the same step, with fifo-entry's monitor watching this call */
+                        lay.watch.set(nx, c + 1);
+                        lay.watchMask.set(nx, entered);
+                        out.step(c, action(p, 0, busiest + b), nx);
+                    }
                 }
             }
         }
@@ -305,15 +325,19 @@ final class RqLockSteps {
 
     /** CPU {@code c}'s wait ended: it leaves every waiting-at-entry set. */
     private void endWait(int c) {
-        long clear = ~(1L << c);
+        long bit = 1L << c;
         for (int a = 0; a < n; a++) {
-            lay.fifoMask[a].set(nx, lay.fifoMask[a].get(nx) & clear);
+            long m = lay.entryMask(nx, a);
+            if ((m & bit) != 0) {
+                lay.narrowEntryMask(nx, a, m & ~bit);
+            }
         }
     }
 
     /** Moves CPU {@code c} along program branch {@code branch} of instruction {@code g}, updating monitors in {@code nx}. */
     private void advance(long[] s, int c, int g, int branch) {
         int e = g * prog.branches + branch;
+        entered = 0;
         if (prog.op[g] == CALL && lay.overtake) {
             lay.ovt[c].set(nx, 0);
         }
@@ -327,7 +351,10 @@ final class RqLockSteps {
                     waiting |= 1L << a;
                 }
             }
-            lay.fifoMask[c].set(nx, waiting);
+            entered = waiting;
+            if (!lay.watchOne) {
+                lay.fifoMask[c].set(nx, waiting);
+            }
         }
         if (prog.ret[e] >= 0) {
             if (lay.overtake) {
@@ -345,7 +372,7 @@ final class RqLockSteps {
                 lay.ovt[c].set(nx, 0);
             }
             if (lay.fifo) {
-                lay.fifoMask[c].set(nx, 0);
+                lay.narrowEntryMask(nx, c, 0);
             }
             if (lay.bypass) {
                 for (int a = 0; a < n; a++) {
@@ -436,6 +463,9 @@ final class RqLockSteps {
                 }
             }
             step[c] = fp;
+        }
+        if (fifoWatch != null) {
+            fifoWatch.add(s, gs, step, future);
         }
     }
 
