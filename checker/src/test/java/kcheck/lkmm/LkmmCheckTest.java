@@ -38,7 +38,9 @@ class LkmmCheckTest {
                 .isEqualTo("HOLDS");
     }
 
+    /** About 11 s: in .ci/run's long tests (JUnit tag "long"); the default build checks 2 CPUs above, and 3 for data races below. */
     @Test
+    @org.junit.jupiter.api.Tag("long")
     void v612QspinlockHoldsMutualExclusionAndDeadlockFreedomAtThreeCpusWithItsQueue() {
         LkmmCheck.Result r = LkmmCheck.check(new QSpinlock(), 3, 1, Set.of(), null, 5_000_000);
         assertThat(r.incomplete()).isNull();
