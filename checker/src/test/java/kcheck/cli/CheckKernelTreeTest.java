@@ -98,7 +98,9 @@ class CheckKernelTreeTest {
         }
     }
 
+    /** About 9 s (the edited tree's C compiled and searched at 4 CPUs): .ci/run's long tests (tag "long"); the default build has rq-lock's edited tree below. */
     @Test
+    @org.junit.jupiter.api.Tag("long")
     void aCpudeadlineCWithTheRfcBugBreaksHeapOrder() throws Exception {
         KernelTree t = KernelTrees.orSkip("check cpudl --kernel-tree").get(0);
         Path dir = EditedTree.copy(t, tmp.resolve("rfc"), List.of("kernel/sched/cpudeadline.c", "kernel/sched/cpudeadline.h"),

@@ -23,9 +23,11 @@ class ConformRqLockCliTest {
     @TempDir
     Path tmp;
 
+    /** The default build: the first tree (about 5 s a tree); .ci/run's long tests ({@code -Dkcheck.long=true}): each. */
     @Test
     void everyPathOfEachTreesCIsThePortsPath() {
-        for (KernelTree t : KernelTrees.orSkip("conform rq-lock")) {
+        java.util.List<KernelTree> trees = KernelTrees.orSkip("conform rq-lock");
+        for (KernelTree t : Boolean.getBoolean("kcheck.long") ? trees : trees.subList(0, 1)) {
             Cli r = Cli.run("conform", "rq-lock", "--kernel-tree", t.dir().toString());
             System.out.println("[kcheck conform] rq-lock: tree " + t.dir() + ": exit " + r.exit + ", "
                     + r.out.lines().filter(l -> l.startsWith("AGREE") || l.startsWith("DIVERGENCE")).findFirst().orElse(r.err));
