@@ -112,7 +112,7 @@ final class FifoWatchFootprints {
                 change |= prog.waitsFor(g, r) != wFrom;
                 continue;
             }
-            int e = g * prog.branches + (prog.op[g] == RqLockProgram.TRY && r == RqSpinlock.DONE ? 1 : 0);
+            int e = g * prog.branches + prog.branchOf(g, r);
             int t = prog.target[e];
             if (t == RqLockProgram.NONE) {
                 continue;

@@ -239,6 +239,15 @@ final class RqLockProgram {
         return waitAt[g << subBits | pc];
     }
 
+    /**
+     * The branch instruction {@code g} takes when its primitive completes with {@code result}
+     * ({@link RqSpinlock#DONE} or {@link RqSpinlock#FAILED}): 1 for a trylock that took the lock,
+     * else 0.
+     */
+    int branchOf(int g, int result) {
+        return op[g] == TRY && result == RqSpinlock.DONE ? 1 : 0;
+    }
+
     /** One instruction while building. */
     private final class Ins {
         int op;

@@ -55,8 +55,6 @@ final class RqLockSteps {
     private final long[] futureAt;
 
     /* per-thread scratch */
-    /** The waiting-at-entry set the last CALL {@link #advance}d computed. */
-    private long entered;
     private final long[] nx;
     private final int[] gs;
     private final RqLockLayout.Memory mem;
@@ -178,9 +176,9 @@ final class RqLockSteps {
         return prog.op[instruction(actor, action)] == CALL && k >= prog.branches;
     }
 
-    /** The program branch a completed primitive takes: a trylock's outcome, else 0. */
+    /** The program branch a completed primitive takes ({@link RqLockProgram#branchOf}). */
     int branchOf(int g, int result) {
-        return prog.op[g] == TRY && result == RqSpinlock.DONE ? 1 : 0;
+        return prog.branchOf(g, result);
     }
 
     private int encode(int result) {
@@ -251,7 +249,7 @@ final class RqLockSteps {
                         continue;
                     }
                     System.arraycopy(s, 0, nx, 0, width);
-                    advance(s, c, g, busiest);
+                    long entered = advance(s, c, g, busiest);
                     out.step(c, action(p, 0, busiest), nx);
                     stepped = true;
                     if (lay.watchOne && entered != 0 && lay.watch.getInt(s) == 0 && prog.ret[g * b + busiest] < 0) {
@@ -326,6 +324,13 @@ final class RqLockSteps {
     /** CPU {@code c}'s wait ended: it leaves every waiting-at-entry set. */
     private void endWait(int c) {
         long bit = 1L << c;
+        if (lay.watchOne) {
+            int watched = lay.watch.getInt(nx) - 1; /* only the watched call has a set */
+            if (watched >= 0 && (lay.watchMask.get(nx) & bit) != 0) {
+                lay.narrowEntryMask(nx, watched, lay.watchMask.get(nx) & ~bit);
+            }
+            return;
+        }
         for (int a = 0; a < n; a++) {
             long m = lay.entryMask(nx, a);
             if ((m & bit) != 0) {
@@ -334,10 +339,14 @@ final class RqLockSteps {
         }
     }
 
-    /** Moves CPU {@code c} along program branch {@code branch} of instruction {@code g}, updating monitors in {@code nx}. */
-    private void advance(long[] s, int c, int g, int branch) {
+    /**
+     * Moves CPU {@code c} along program branch {@code branch} of instruction {@code g}, updating
+     * monitors in {@code nx}. Returns the waiting-at-entry set of a CALL (0 for other steps), which
+     * {@code fifo-monitor=one} keeps only if the search watches the call.
+     */
+    private long advance(long[] s, int c, int g, int branch) {
         int e = g * prog.branches + branch;
-        entered = 0;
+        long entered = 0;
         if (prog.op[g] == CALL && lay.overtake) {
             lay.ovt[c].set(nx, 0);
         }
@@ -402,6 +411,7 @@ final class RqLockSteps {
         }
         lay.pc[c].set(nx, next);
         enter(nx, c, prog.base[c] + next);
+        return entered;
     }
 
     /** The local pc edge {@code e} of CPU {@code c} leads to (resolving the end of a pass). */

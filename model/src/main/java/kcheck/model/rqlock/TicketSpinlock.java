@@ -196,10 +196,20 @@ public class TicketSpinlock extends RqSpinlock {
     /** Ticket counters relative to the ticket served (behaviour depends only on differences). */
     @Override
     public void canonicalize(Canonical c) {
+        int l0 = 0;
+        while (l0 < c.locks() && c.word(l0, SERVING) == 0) {
+            l0++;
+        }
+        if (l0 == c.locks()) {
+            return; /* canonical already: a step that releases no ticket lock leaves every serving counter at 0 */
+        }
         int mask = mask(BITS);
         for (int cpu = 0; cpu < c.cpus(); cpu++) {
+            if (c.pc(cpu) != WAIT) {
+                continue;
+            }
             int l = c.opLock(cpu);
-            if (l >= 0 && c.pc(cpu) == WAIT) {
+            if (l >= 0) {
                 c.setReg(cpu, TICKET, (c.reg(cpu, TICKET) - c.word(l, SERVING)) & mask);
             }
         }
