@@ -8,8 +8,8 @@ import kcheck.model.StepSink;
 /**
  * One worker's successor loop: expands a state, checks step properties on each step, chooses an
  * ample set, then canonicalises, hashes and stores the successors it keeps as a batch (their
- * table slots are read first so the cache misses overlap), checks invariants and metrics of the new ones, and hands them to
- * {@link #discovered}. Allocation-free in steady state: scratch arrays grow only when a state has
+ * table slots are read first so the cache misses overlap), checks invariants and metrics of the
+ * new ones, and hands them to {@link #discovered}. Allocation-free in steady state: scratch arrays grow only when a state has
  * more successors than any before.
  */
 abstract class Expander implements StepSink {

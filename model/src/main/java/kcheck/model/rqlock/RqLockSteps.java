@@ -176,11 +176,6 @@ final class RqLockSteps {
         return prog.op[instruction(actor, action)] == CALL && k >= prog.branches;
     }
 
-    /** The program branch a completed primitive takes ({@link RqLockProgram#branchOf}). */
-    int branchOf(int g, int result) {
-        return prog.branchOf(g, result);
-    }
-
     private int encode(int result) {
         return result >= 0 ? result : result == RqSpinlock.DONE ? pcs : pcs + 1;
     }
@@ -240,7 +235,7 @@ final class RqLockSteps {
                     if (lay.fifo && prog.waitsFor(g, sp) >= 0) {
                         endWait(c);
                     }
-                    advance(s, c, g, branchOf(g, r));
+                    advance(s, c, g, prog.branchOf(g, r));
                 }
                 out.step(c, action(p, sp, encode(r)), nx);
             } else if (op == CALL) {
@@ -324,14 +319,10 @@ final class RqLockSteps {
     /** CPU {@code c}'s wait ended: it leaves every waiting-at-entry set. */
     private void endWait(int c) {
         long bit = 1L << c;
-        if (lay.watchOne) {
-            int watched = lay.watch.getInt(nx) - 1; /* only the watched call has a set */
-            if (watched >= 0 && (lay.watchMask.get(nx) & bit) != 0) {
-                lay.narrowEntryMask(nx, watched, lay.watchMask.get(nx) & ~bit);
-            }
-            return;
-        }
-        for (int a = 0; a < n; a++) {
+        /* with fifo-monitor=one only the watched CPU has a set (entryMask is 0 for every CPU while none is watched) */
+        int from = lay.watchOne ? Math.max(0, lay.watch.getInt(nx) - 1) : 0;
+        int to = lay.watchOne ? from + 1 : n;
+        for (int a = from; a < to; a++) {
             long m = lay.entryMask(nx, a);
             if ((m & bit) != 0) {
                 lay.narrowEntryMask(nx, a, m & ~bit);
@@ -518,7 +509,7 @@ final class RqLockSteps {
                 }
                 continue;
             }
-            int e = g * b + branchOf(g, r);
+            int e = g * b + prog.branchOf(g, r);
             int t = prog.target[e];
             if (t == RqLockProgram.NONE) {
                 continue; /* no such branch: the spinlock pc belongs to another operation (never reached here) */

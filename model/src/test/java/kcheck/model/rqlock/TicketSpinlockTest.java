@@ -67,50 +67,10 @@ class TicketSpinlockTest {
 
     @Test
     void ticketShiftKeepsOnlyDifferences() {
-        TicketSpinlock l = new TicketSpinlock();
-        int[] w = {7, 5};
+        int[][] w = {{7, 5}};
         int[] ticket = {6};
-        l.canonicalize(new RqSpinlock.Canonical() {
-            public int locks() {
-                return 1;
-            }
-
-            public int cpus() {
-                return 1;
-            }
-
-            public int word(int lock, int field) {
-                return w[field];
-            }
-
-            public void setWord(int lock, int field, int value) {
-                w[field] = value;
-            }
-
-            public int node(int cpu, int field) {
-                return 0;
-            }
-
-            public void setNode(int cpu, int field, int value) {
-            }
-
-            public int opLock(int cpu) {
-                return 0;
-            }
-
-            public int pc(int cpu) {
-                return TicketSpinlock.WAIT;
-            }
-
-            public int reg(int cpu, int field) {
-                return ticket[0];
-            }
-
-            public void setReg(int cpu, int field, int value) {
-                ticket[0] = value;
-            }
-        });
-        assertThat(w).containsExactly(2, 0);
+        new TicketSpinlock().canonicalize(waitingOnOwnLock(w, ticket));
+        assertThat(w[0]).containsExactly(2, 0);
         assertThat(ticket[0]).isEqualTo(1);
     }
 
@@ -119,28 +79,28 @@ class TicketSpinlockTest {
         // two locks, two CPUs waiting (CPU 0 for rq0, CPU 1 for rq1): words {next, serving}
         int[][] w = {{3, 0}, {6, 4}};
         int[] ticket = {2, 5};
-        new TicketSpinlock().canonicalize(twoLocks(w, ticket));
+        new TicketSpinlock().canonicalize(waitingOnOwnLock(w, ticket));
         assertThat(w[0]).containsExactly(3, 0);
         assertThat(w[1]).containsExactly(2, 0);
         assertThat(ticket).containsExactly(2, 1);
 
         int[][] shifted = {{3, 0}, {2, 0}};
         int[] tickets = {2, 1};
-        new TicketSpinlock().canonicalize(twoLocks(shifted, tickets));
+        new TicketSpinlock().canonicalize(waitingOnOwnLock(shifted, tickets));
         assertThat(shifted[0]).containsExactly(3, 0);
         assertThat(shifted[1]).containsExactly(2, 0);
         assertThat(tickets).containsExactly(2, 1);
     }
 
-    /** Two locks and two CPUs at WAIT, CPU c on lock c. */
-    private static RqSpinlock.Canonical twoLocks(int[][] w, int[] ticket) {
+    /** Lock words {@code w} ({next, serving} each) and one CPU per lock, CPU c at WAIT on lock c with ticket {@code ticket[c]}. */
+    private static RqSpinlock.Canonical waitingOnOwnLock(int[][] w, int[] ticket) {
         return new RqSpinlock.Canonical() {
             public int locks() {
-                return 2;
+                return w.length;
             }
 
             public int cpus() {
-                return 2;
+                return ticket.length;
             }
 
             public int word(int lock, int field) {
